@@ -1,0 +1,5 @@
+export * from './constants.js';
+export * from './errors.js';
+export * from './roles.js';
+export * from './settings.js';
+export * from './profile.js';

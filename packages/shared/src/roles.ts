@@ -1,0 +1,31 @@
+import { DEFAULT_RESTRICTED_ROLES } from './constants.js';
+
+/** Logical roles. Their names in the token's `roles` claim are configuration (see server config). */
+export const ROLE_HELPDESK = 'Helpdesk Administrator';
+export const ROLE_SOLUTION_ADMIN = 'Solution Administrator';
+
+export type PortalRole = 'staff' | 'helpdesk' | 'solution_admin';
+
+export interface RoleNames {
+  helpdesk: string;
+  solutionAdmin: string;
+  restricted: readonly string[];
+}
+
+export const DEFAULT_ROLE_NAMES: RoleNames = {
+  helpdesk: ROLE_HELPDESK,
+  solutionAdmin: ROLE_SOLUTION_ADMIN,
+  restricted: DEFAULT_RESTRICTED_ROLES,
+};
+
+/** Highest portal role granted by a token's `roles` claim. */
+export function portalRoleOf(roles: readonly string[], names: RoleNames = DEFAULT_ROLE_NAMES): PortalRole {
+  if (roles.includes(names.solutionAdmin)) return 'solution_admin';
+  if (roles.includes(names.helpdesk)) return 'helpdesk';
+  return 'staff';
+}
+
+/** A protected account holds at least one restricted role. */
+export function isProtectedAccount(roles: readonly string[], names: RoleNames = DEFAULT_ROLE_NAMES): boolean {
+  return roles.some((r) => names.restricted.includes(r));
+}
