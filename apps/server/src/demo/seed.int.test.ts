@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/database.js';
+import type { DatabaseHandle } from '../db/database.js';
+import { verifyPassword } from '../idp/password.js';
+import { seedDemoStaff } from './seed.js';
+
+describe('seedDemoStaff', () => {
+  let database: DatabaseHandle;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await seedDemoStaff(database.db, { password: 'first-password' });
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('creates the six demo accounts of the identity provider with the given password', async () => {
+    const accounts = await database.db.selectFrom('idp_account').selectAll().orderBy('username').execute();
+    expect(accounts.map((a) => [a.username, a.email, a.given_name, a.family_name, a.roles])).toEqual([
+      ['admin@example.com', 'admin@example.com', 'Ada', 'Admin', ['Solution Administrator']],
+      ['alice@example.com', 'alice@example.com', 'Alice', 'Anders', []],
+      ['bob@example.com', 'bob@example.com', 'Bob', 'Brown', []],
+      ['disabled@example.com', 'disabled@example.com', 'Dan', 'Disabled', []],
+      ['helpdesk@example.com', 'helpdesk@example.com', 'Hana', 'Helpdesk', ['Helpdesk Administrator']],
+      ['nomfa@example.com', 'nomfa@example.com', 'Nora', 'Nomfa', []],
+    ]);
+    expect(await verifyPassword('first-password', accounts[0]!.password_hash)).toBe(true);
+  });
+
+  it('provisions everyone but nomfa@ at the builtin MFA provider, with disabled@ disabled', async () => {
+    const users = await database.db
+      .selectFrom('mfa_user')
+      .select(['username', 'status', 'status_reason', 'real_name'])
+      .orderBy('username')
+      .execute();
+    expect(users).toEqual([
+      { username: 'admin@example.com', status: 'active', status_reason: null, real_name: 'Ada Admin' },
+      { username: 'alice@example.com', status: 'active', status_reason: null, real_name: 'Alice Anders' },
+      { username: 'bob@example.com', status: 'active', status_reason: null, real_name: 'Bob Brown' },
+      { username: 'disabled@example.com', status: 'disabled', status_reason: 'Disabled by the security team', real_name: 'Dan Disabled' },
+      { username: 'helpdesk@example.com', status: 'active', status_reason: null, real_name: 'Hana Helpdesk' },
+    ]);
+  });
+
+  it('gives bob a phone and a D100 token, helpdesk@ and admin@ a phone each, alice none', async () => {
+    const devices = await database.db
+      .selectFrom('mfa_device')
+      .innerJoin('mfa_user', 'mfa_user.id', 'mfa_device.user_id')
+      .select(['mfa_user.username', 'kind', 'name', 'capabilities', 'phone_number', 'platform', 'serial', 'token_type'])
+      .orderBy('mfa_user.username')
+      .orderBy('mfa_device.created_at')
+      .execute();
+    const of = (u: string) => devices.filter((d) => d.username === u);
+    expect(of('bob@example.com')).toEqual([
+      {
+        username: 'bob@example.com',
+        kind: 'phone',
+        name: 'iPhone 15',
+        capabilities: ['push', 'passcode'],
+        phone_number: '+15555550123',
+        platform: 'iOS',
+        serial: null,
+        token_type: null,
+      },
+      {
+        username: 'bob@example.com',
+        kind: 'hardware_token',
+        name: 'Duo D100 token',
+        capabilities: ['passcode'],
+        phone_number: null,
+        platform: null,
+        serial: 'D100-0001',
+        token_type: 'Duo D100',
+      },
+    ]);
+    expect(of('helpdesk@example.com').map((d) => d.kind)).toEqual(['phone']);
+    expect(of('admin@example.com').map((d) => d.kind)).toEqual(['phone']);
+    expect(of('alice@example.com')).toEqual([]);
+    expect(of('disabled@example.com')).toEqual([]);
+  });
+
+  it('does nothing on later starts: no new rows, no password change, removed devices stay removed', async () => {
+    const bob = await database.db.selectFrom('mfa_user').select('id').where('username', '=', 'bob@example.com').executeTakeFirstOrThrow();
+    await database.db.deleteFrom('mfa_device').where('user_id', '=', bob.id).where('kind', '=', 'hardware_token').execute();
+    await database.db.deleteFrom('idp_account').where('username', '=', 'alice@example.com').execute();
+
+    await seedDemoStaff(database.db, { password: 'second-password' });
+
+    const accounts = await database.db.selectFrom('idp_account').select(['username', 'password_hash']).execute();
+    expect(accounts.map((a) => a.username)).not.toContain('alice@example.com');
+    for (const a of accounts) expect(await verifyPassword('first-password', a.password_hash)).toBe(true);
+    const bobDevices = await database.db.selectFrom('mfa_device').select('kind').where('user_id', '=', bob.id).execute();
+    expect(bobDevices).toEqual([{ kind: 'phone' }]);
+  });
+});

@@ -1,0 +1,124 @@
+import type { Insertable, Kysely } from 'kysely';
+import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
+import type { Database, MfaDeviceTable, MfaUserStatus } from '../db/schema.js';
+import { hashPassword } from '../idp/password.js';
+
+/**
+ * Demo staff of the embedded mode: accounts of the embedded identity provider and their records at the
+ * builtin MFA provider. Written once, on the first start: a marker in `app_secret` records that the
+ * seed ran, so later starts never re-create, overwrite or re-add anything an administrator changed.
+ */
+
+export const DEMO_SEED_MARKER = 'demo.seeded';
+
+type DemoDevice = Omit<Insertable<MfaDeviceTable>, 'user_id'>;
+
+export interface DemoStaffMember {
+  email: string;
+  givenName: string;
+  familyName: string;
+  roles: string[];
+  /** Absent: not provisioned at the MFA provider (no `mfa_user` row). */
+  mfa?: { status: MfaUserStatus; statusReason?: string; devices: DemoDevice[] };
+}
+
+const phone = (name: string, phoneNumber: string, platform: string): DemoDevice => ({
+  kind: 'phone',
+  name,
+  capabilities: ['push', 'passcode'],
+  phone_number: phoneNumber,
+  platform,
+});
+
+export const DEMO_STAFF: readonly DemoStaffMember[] = [
+  { email: 'alice@example.com', givenName: 'Alice', familyName: 'Anders', roles: [], mfa: { status: 'active', devices: [] } },
+  {
+    email: 'bob@example.com',
+    givenName: 'Bob',
+    familyName: 'Brown',
+    roles: [],
+    mfa: {
+      status: 'active',
+      devices: [
+        phone('iPhone 15', '+15555550123', 'iOS'),
+        { kind: 'hardware_token', name: 'Duo D100 token', capabilities: ['passcode'], serial: 'D100-0001', token_type: 'Duo D100' },
+      ],
+    },
+  },
+  {
+    email: 'helpdesk@example.com',
+    givenName: 'Hana',
+    familyName: 'Helpdesk',
+    roles: [ROLE_HELPDESK],
+    mfa: { status: 'active', devices: [phone('Pixel 8', '+15555550124', 'Android')] },
+  },
+  {
+    email: 'admin@example.com',
+    givenName: 'Ada',
+    familyName: 'Admin',
+    roles: [ROLE_SOLUTION_ADMIN],
+    mfa: { status: 'active', devices: [phone('iPhone 14', '+15555550125', 'iOS')] },
+  },
+  {
+    email: 'disabled@example.com',
+    givenName: 'Dan',
+    familyName: 'Disabled',
+    roles: [],
+    mfa: { status: 'disabled', statusReason: 'Disabled by the security team', devices: [] },
+  },
+  { email: 'nomfa@example.com', givenName: 'Nora', familyName: 'Nomfa', roles: [] },
+];
+
+/** Seeds the demo staff on the first start; does nothing on later starts. */
+export async function seedDemoStaff(db: Kysely<Database>, opts: { password: string }): Promise<void> {
+  // Hash before the transaction: scrypt is slow on purpose, and PGlite holds its only connection meanwhile.
+  const hashes = await Promise.all(DEMO_STAFF.map(() => hashPassword(opts.password)));
+
+  // Only `trx` inside: awaiting `db` here would deadlock PGlite.
+  await db.transaction().execute(async (trx) => {
+    const marker = await trx
+      .insertInto('app_secret')
+      .values({ name: DEMO_SEED_MARKER, value: JSON.stringify({ seededAt: new Date().toISOString() }) })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .returning('name')
+      .executeTakeFirst();
+    if (!marker) return; // seeded before (or by another instance that got there first)
+    const seededAt = Date.now();
+
+    for (const [i, member] of DEMO_STAFF.entries()) {
+      const username = member.email.toLowerCase();
+      await trx
+        .insertInto('idp_account')
+        .values({
+          username,
+          password_hash: hashes[i]!,
+          email: username,
+          given_name: member.givenName,
+          family_name: member.familyName,
+          roles: member.roles,
+        })
+        .onConflict((oc) => oc.column('username').doNothing())
+        .execute();
+
+      if (!member.mfa) continue;
+      const user = await trx
+        .insertInto('mfa_user')
+        .values({
+          username,
+          email: username,
+          real_name: `${member.givenName} ${member.familyName}`,
+          status: member.mfa.status,
+          status_reason: member.mfa.statusReason ?? null,
+        })
+        .onConflict((oc) => oc.column('username').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!user || member.mfa.devices.length === 0) continue; // an existing MFA record keeps its devices
+      await trx
+        .insertInto('mfa_device')
+        // Distinct creation times keep the listed order (one transaction shares one now()).
+        .values(member.mfa.devices.map((device, k) => ({ ...device, user_id: user.id, created_at: new Date(seededAt + k) })))
+        .execute();
+    }
+  });
+}

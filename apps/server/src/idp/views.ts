@@ -1,0 +1,119 @@
+/**
+ * Server-rendered pages of the embedded identity provider. No inline script and no inline style
+ * (the CSP is `script-src 'self'; style-src 'self'`): the look comes from `assets/login.css`.
+ * Every interpolated value goes through `escapeHtml`.
+ */
+
+export const PORTAL_NAME = 'MFA self-service portal';
+
+export const LOGIN_MESSAGES = {
+  invalidCredentials: 'Incorrect username or password.',
+  tooManyAttempts: 'Too many sign-in attempts. Wait a minute, then try again.',
+  expired: 'This sign-in page has expired. Go back to the portal to start again.',
+  failed: 'Sign-in failed. Go back to the portal to start again.',
+} as const;
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"'`]/g, (ch) => HTML_ESCAPES[ch] ?? ch);
+}
+
+export interface PageUrls {
+  /** URL of the stylesheet, e.g. `/idp/assets/login.css`. */
+  stylesheet: string;
+  /** Where "back to the portal" links go (the SPA). */
+  portal: string;
+}
+
+function layout(urls: PageUrls, title: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)} · ${escapeHtml(PORTAL_NAME)}</title>
+<link rel="stylesheet" href="${escapeHtml(urls.stylesheet)}">
+</head>
+<body>
+<main class="card">
+<h1>${escapeHtml(PORTAL_NAME)}</h1>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+export interface LoginPageModel {
+  action: string;
+  username?: string;
+  error?: string;
+}
+
+export function loginPage(urls: PageUrls, model: LoginPageModel): string {
+  const invalid = model.error ? ' aria-invalid="true" aria-describedby="login-error"' : '';
+  const error = model.error ? `<p class="error" id="login-error" role="alert">${escapeHtml(model.error)}</p>\n` : '';
+  const autofocusUser = model.username ? '' : ' autofocus';
+  const autofocusPassword = model.username ? ' autofocus' : '';
+  return layout(
+    urls,
+    'Sign in',
+    `<p class="lead">Sign in with your organisation account.</p>
+${error}<form method="post" action="${escapeHtml(model.action)}" class="form">
+<label for="username">Username</label>
+<input id="username" name="username" type="text" inputmode="email" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="256" required value="${escapeHtml(model.username ?? '')}"${autofocusUser}${invalid}>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${autofocusPassword}${invalid}>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+/** A dead end (expired or unknown interaction, unexpected failure): say so, link back to the portal. */
+export function messagePage(urls: PageUrls, title: string, message: string): string {
+  return layout(
+    urls,
+    title,
+    `<h2>${escapeHtml(title)}</h2>
+<p>${escapeHtml(message)}</p>
+<p><a class="button" href="${escapeHtml(urls.portal)}">Back to the portal</a></p>`,
+  );
+}
+
+/** RP-initiated logout confirmation; `form` is oidc-provider's hidden form (id `op.logoutForm`, xsrf). */
+export function logoutPage(urls: PageUrls, form: string): string {
+  return layout(
+    urls,
+    'Sign out',
+    `<h2>Sign out</h2>
+<p>Do you want to sign out of the ${escapeHtml(PORTAL_NAME)}?</p>
+${form}
+<button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Sign out</button>
+<p><a href="${escapeHtml(urls.portal)}">Stay signed in</a></p>`,
+  );
+}
+
+export function loggedOutPage(urls: PageUrls): string {
+  return layout(
+    urls,
+    'Signed out',
+    `<h2>You have signed out</h2>
+<p>You can close this window, or sign in again.</p>
+<p><a class="button" href="${escapeHtml(urls.portal)}">Back to the portal</a></p>`,
+  );
+}
+
+/** oidc-provider's error page (requests that cannot be redirected back to the client). */
+export function providerErrorPage(urls: PageUrls, out: { error?: string; error_description?: string }): string {
+  return layout(
+    urls,
+    'Sign-in error',
+    `<h2>Something went wrong</h2>
+<p>${escapeHtml(out.error_description || 'The sign-in request could not be processed.')}</p>
+<p class="detail">Error code: <code>${escapeHtml(out.error || 'server_error')}</code></p>
+<p><a class="button" href="${escapeHtml(urls.portal)}">Back to the portal</a></p>`,
+  );
+}
