@@ -1,2 +1,2 @@
 import { defineProject } from 'vitest/config';
-export default defineProject({ test: { name: 'shared', include: ['src/**/*.test.ts'], environment: 'node' } });
+export default defineProject({ test: { name: 'shared', root: import.meta.dirname, include: ['src/**/*.test.ts'], environment: 'node' } });

@@ -22,9 +22,17 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
  * PGlite serialises every query on one connection: never await `db` inside a transaction callback,
  * always use the transaction object (`trx`), or the process deadlocks.
  */
-export async function openDatabase(opts: { url?: string; pgliteDir?: string; pglite?: PGlite; poolSize?: number }): Promise<DatabaseHandle> {
+export async function openDatabase(opts: {
+  url?: string;
+  pgliteDir?: string;
+  pglite?: PGlite;
+  poolSize?: number;
+  /** An idle connection that the server closed (restart, fail-over) must not crash the process. */
+  onPoolError?: (err: Error) => void;
+}): Promise<DatabaseHandle> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    pool.on('error', opts.onPoolError ?? ((err) => console.warn(`database: idle connection closed: ${err.message}`)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

@@ -1,0 +1,85 @@
+import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { AppError } from '../lib/errors.js';
+
+/** Who is calling, from a verified access token. */
+export interface Caller {
+  subject: string;
+  upn: string;
+  email: string;
+  givenName: string;
+  familyName: string;
+  name: string;
+  roles: string[];
+  /** Authentication methods (e.g. ['pwd', 'mfa']), when the identity provider says. */
+  amr: string[];
+  tokenId: string | undefined;
+  issuedAt: number | undefined;
+}
+
+export type TokenVerifier = (bearer: string | undefined) => Promise<Caller>;
+
+export interface TokenVerifierOptions {
+  /** One or more accepted issuers (Entra issues v1 and v2 issuer strings). */
+  issuers: string[];
+  audience: string | string[];
+  jwks: JWTVerifyGetKey;
+  clockToleranceSeconds?: number;
+}
+
+/** JWKS from the issuer's published keys (production) or the embedded provider's own key set. */
+export function remoteJwks(url: string): JWTVerifyGetKey {
+  return createRemoteJWKSet(new URL(url), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+}
+export function localJwks(jwks: JSONWebKeySet): JWTVerifyGetKey {
+  return createLocalJWKSet(jwks);
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const strArray = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/**
+ * Validates a bearer access token the same way in both modes: signature against the issuer's JWKS,
+ * issuer, audience, expiry and not-before (jose checks exp/nbf), RS256/PS256/ES256 only.
+ */
+export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
+  return async (authorization) => {
+    const match = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+)\s*$/i.exec(authorization ?? '');
+    if (!authorization) throw unauthorized('auth.token_missing');
+    if (!match?.[1]) throw unauthorized('auth.token_invalid');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(match[1], opts.jwks, {
+        issuer: opts.issuers,
+        audience: opts.audience,
+        algorithms: ['RS256', 'PS256', 'ES256'],
+        clockTolerance: opts.clockToleranceSeconds ?? 5,
+        requiredClaims: ['exp', 'iat', 'sub'],
+      }));
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw unauthorized('auth.token_expired');
+      throw unauthorized('auth.token_invalid');
+    }
+    // Entra v1 tokens carry `upn`; v2 tokens carry it when the optional claim is configured,
+    // otherwise `preferred_username` holds the same sign-in name.
+    const upn = str(payload.upn) || str(payload.preferred_username);
+    if (!upn) throw unauthorized('auth.token_invalid');
+    return {
+      subject: str(payload.sub),
+      upn: upn.toLowerCase(),
+      email: str(payload.email) || upn.toLowerCase(),
+      givenName: str(payload.given_name),
+      familyName: str(payload.family_name),
+      name: str(payload.name),
+      roles: strArray(payload.roles),
+      amr: strArray(payload.amr),
+      tokenId: str(payload.jti) || undefined,
+      issuedAt: payload.iat,
+    };
+  };
+}
+
+function unauthorized(code: 'auth.token_missing' | 'auth.token_invalid' | 'auth.token_expired'): AppError {
+  return new AppError(401, code, undefined, undefined, {
+    'www-authenticate': code === 'auth.token_missing' ? 'Bearer' : `Bearer error="invalid_token"`,
+  });
+}

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type AppConfig } from '../src/config.js';
+import type { DatabaseHandle } from '../src/db/database.js';
+import { seedDemoStaff } from '../src/demo/seed.js';
+import { createTestDatabase } from './database.js';
+
+export const TEST_PASSWORD = 'portal-demo-test';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: AppConfig;
+  database: DatabaseHandle;
+  webRoot: string;
+  close(): Promise<void>;
+}
+
+/** A minimal built SPA: enough to check how the server serves it. */
+export function makeWebFixture(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-web-'));
+  fs.mkdirSync(path.join(dir, 'static/js'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><base href="/" /><script type="module" src="./static/js/index-abc.js"></script></head><body><div id="root"></div></body></html>');
+  fs.writeFileSync(path.join(dir, 'static/js/index-abc.js'), 'console.log("app")');
+  fs.writeFileSync(path.join(dir, 'service-worker.js'), 'self.addEventListener("fetch", () => {})');
+  fs.writeFileSync(path.join(dir, 'auth-bridge.html'), '<!doctype html><title>bridge</title>');
+  return dir;
+}
+
+/**
+ * The real app on a fresh database (seeded with the demo staff), configured as the embedded default
+ * at https://localhost:8443/ unless `env` says otherwise. Requests go through `app.inject`.
+ */
+export async function buildTestApp(env: Record<string, string> = {}, opts: { database?: DatabaseHandle; seed?: boolean } = {}): Promise<TestApp> {
+  const database = opts.database ?? (await createTestDatabase());
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-data-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, DEMO_PASSWORD: TEST_PASSWORD, LOG_LEVEL: 'silent', ...env });
+  if (opts.seed !== false) await seedDemoStaff(database.db, { password: TEST_PASSWORD });
+  const webRoot = makeWebFixture();
+  const app = await buildApp({ config, database, webRoot, logger: false });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    webRoot,
+    close: async () => {
+      await app.close();
+      if (!opts.database) await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(webRoot, { recursive: true, force: true });
+    },
+  };
+}

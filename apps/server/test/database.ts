@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+
+/**
+ * A fresh, migrated database for one test file: a PGlite copy of the template, or a PostgreSQL
+ * database cloned from the template when the suite runs as the `server-pg` project.
+ */
+export async function createTestDatabase(): Promise<DatabaseHandle> {
+  const pgTemplate = inject('pgTemplateDatabase');
+  if (pgTemplate) {
+    const url = process.env.TEST_DATABASE_URL!;
+    const name = `mfa_portal_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database "${name}" template "${pgTemplate}"`);
+    await admin.end();
+    const u = new URL(url);
+    u.pathname = `/${name}`;
+    // Dropping the database at the end terminates any connection still open: expected, not an error.
+    const handle = await openDatabase({ url: u.toString(), poolSize: 5, onPoolError: () => {} });
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close();
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`drop database if exists "${name}" with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const blob = new Blob([fs.readFileSync(inject('pgliteTemplate'))]);
+  const pglite = await PGlite.create({ loadDataDir: blob });
+  const handle = await openDatabase({ pglite });
+  return { ...handle, close: async () => { await handle.close(); await pglite.close(); } };
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+    pgTemplateDatabase: string;
+  }
+}
+
+export const PG_TEMPLATE = 'mfa_portal_test_template';
+
+/**
+ * Migrates one template database per run; every test file then starts from a copy of it:
+ * a PGlite data-dir dump, or (TEST_DATABASE_URL) a PostgreSQL database created FROM TEMPLATE.
+ */
+export default async function setup(project: TestProject) {
+  if (project.name === 'server-pg') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('server-pg needs TEST_DATABASE_URL');
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    // Drop leftovers of earlier runs (test databases are named mfa_portal_test_<random>).
+    const old = await admin.query<{ datname: string }>("select datname from pg_database where datname like 'mfa_portal_test_%'");
+    for (const { datname } of old.rows) await admin.query(`drop database if exists "${datname}" with (force)`);
+    await admin.query(`create database "${PG_TEMPLATE}"`);
+    await admin.end();
+    const templateUrl = new URL(url);
+    templateUrl.pathname = `/${PG_TEMPLATE}`;
+    const handle = await openDatabase({ url: templateUrl.toString(), poolSize: 1 });
+    await migrateToLatest(handle.db);
+    await handle.close();
+    project.provide('pgTemplateDatabase', PG_TEMPLATE);
+    project.provide('pgliteTemplate', '');
+    return async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      const rows = await c.query<{ datname: string }>("select datname from pg_database where datname like 'mfa_portal_test_%'");
+      for (const { datname } of rows.rows) await c.query(`drop database if exists "${datname}" with (force)`);
+      await c.end();
+    };
+  }
+  const pglite = await PGlite.create();
+  const handle = await openDatabase({ pglite });
+  await migrateToLatest(handle.db);
+  await handle.close();
+  const dump = await pglite.dumpDataDir('none');
+  await pglite.close();
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-')), 'template.tar');
+  fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  project.provide('pgliteTemplate', file);
+  project.provide('pgTemplateDatabase', '');
+  return () => fs.rmSync(path.dirname(file), { recursive: true, force: true });
+}

@@ -1,0 +1,100 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { AppConfig } from '../src/config.js';
+
+/** A tiny cookie jar for `app.inject` (all cookies sent on every request, as paths are not modelled). */
+export class CookieJar {
+  private cookies = new Map<string, string>();
+  store(res: LightMyRequestResponse): void {
+    const set = res.headers['set-cookie'];
+    for (const line of Array.isArray(set) ? set : set ? [set] : []) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
+
+export interface Tokens {
+  access_token: string;
+  id_token: string;
+  refresh_token?: string;
+  expires_in: number;
+  scope?: string;
+}
+
+const b64url = (b: Buffer) => b.toString('base64url');
+
+/** Follows one redirect-bearing response; returns the Location as a path+query on the app. */
+function location(res: LightMyRequestResponse): URL {
+  const loc = res.headers.location;
+  if (!loc || res.statusCode < 300 || res.statusCode >= 400) throw new Error(`expected a redirect, got ${res.statusCode}: ${res.body.slice(0, 300)}`);
+  return new URL(String(loc), 'https://localhost:8443/');
+}
+
+/**
+ * The real authorization-code + PKCE flow of the SPA against the embedded provider, through
+ * `app.inject`: authorize → login page → credentials → code → token endpoint.
+ */
+export async function signIn(app: FastifyInstance, config: AppConfig, username: string, password: string, opts: { scope?: string } = {}): Promise<Tokens> {
+  if (config.idp.mode !== 'embedded') throw new Error('signIn needs the embedded provider');
+  const jar = new CookieJar();
+  const base = new URL(config.publicUrl);
+  const https = { 'x-forwarded-proto': 'https', host: base.host };
+  const get = async (url: URL | string) => {
+    const u = new URL(String(url), config.publicUrl);
+    const res = await app.inject({ method: 'GET', url: u.pathname + u.search, headers: { ...https, cookie: jar.header() } });
+    jar.store(res);
+    return res;
+  };
+  const verifier = b64url(randomBytes(32));
+  const challenge = b64url(createHash('sha256').update(verifier).digest());
+  const authorize = new URL(`${config.idp.issuer}/auth`);
+  authorize.search = new URLSearchParams({
+    client_id: config.idp.clientId,
+    response_type: 'code',
+    redirect_uri: config.publicUrl,
+    scope: opts.scope ?? `openid profile offline_access user.read ${config.idp.scope}`,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: b64url(randomBytes(8)),
+    nonce: b64url(randomBytes(8)),
+  }).toString();
+
+  let res = await get(authorize);
+  const interaction = location(res);
+  res = await get(interaction);
+  if (res.statusCode !== 200) throw new Error(`login page answered ${res.statusCode}`);
+  const action = /<form[^>]*action="([^"]+)"/i.exec(res.body)?.[1]?.replace(/&amp;/g, '&');
+  if (!action) throw new Error('no login form on the interaction page');
+  const post = new URL(action, new URL(interaction.toString(), config.publicUrl));
+  res = await app.inject({
+    method: 'POST',
+    url: post.pathname + post.search,
+    headers: { ...https, cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ username, password }).toString(),
+  });
+  jar.store(res);
+  // Follow redirects until the provider sends us back to the SPA with a code.
+  let next = location(res);
+  for (let i = 0; i < 5 && !next.searchParams.has('code'); i++) {
+    res = await get(next);
+    next = location(res);
+  }
+  const code = next.searchParams.get('code');
+  if (!code) throw new Error(`no authorization code: ${next.toString()}`);
+  const tokenRes = await app.inject({
+    method: 'POST',
+    url: `${new URL(config.idp.issuer).pathname}/token`,
+    headers: { ...https, 'content-type': 'application/x-www-form-urlencoded', origin: base.origin },
+    payload: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: config.publicUrl, client_id: config.idp.clientId, code_verifier: verifier }).toString(),
+  });
+  if (tokenRes.statusCode !== 200) throw new Error(`token endpoint answered ${tokenRes.statusCode}: ${tokenRes.body}`);
+  return tokenRes.json() as Tokens;
+}
