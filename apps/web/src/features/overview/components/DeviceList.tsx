@@ -1,0 +1,73 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Device } from '@mfa-portal/shared';
+import { formatDate } from '../format';
+
+function DeviceItem({ device }: { device: Device }) {
+  const { t, i18n } = useTranslation('main');
+  const headingId = useId();
+  const language = i18n.resolvedLanguage;
+  return (
+    <li className="device">
+      <article aria-labelledby={headingId}>
+        <h3 id={headingId} className="device__name">
+          {device.name}
+        </h3>
+        <dl className="device__facts">
+          <div>
+            <dt>{t('devices.kind_label')}</dt>
+            <dd>{t(`devices.kind.${device.kind}`)}</dd>
+          </div>
+          <div>
+            <dt>{t('devices.capabilities_label')}</dt>
+            <dd>
+              {device.capabilities.length
+                ? device.capabilities.map((c) => t(`devices.capability.${c}`)).join(', ')
+                : t('devices.capability_none')}
+            </dd>
+          </div>
+          {device.phoneNumber ? (
+            <div>
+              <dt>{t('devices.phone_label')}</dt>
+              <dd>{device.phoneNumber}</dd>
+            </div>
+          ) : null}
+          {device.serial ? (
+            <div>
+              <dt>{t('devices.serial_label')}</dt>
+              <dd>{device.tokenType ? t('devices.serial_with_type', { serial: device.serial, type: device.tokenType }) : device.serial}</dd>
+            </div>
+          ) : null}
+          <div>
+            <dt>{t('devices.added_label')}</dt>
+            <dd>{formatDate(device.createdAt, language)}</dd>
+          </div>
+          <div>
+            <dt>{t('devices.last_used_label')}</dt>
+            <dd>{device.lastUsedAt ? formatDate(device.lastUsedAt, language, true) : t('devices.never_used')}</dd>
+          </div>
+        </dl>
+      </article>
+    </li>
+  );
+}
+
+/** The user's devices, or a plain empty state when there are none. */
+export function DeviceList({ devices }: { devices: readonly Device[] }) {
+  const { t } = useTranslation('main');
+  if (devices.length === 0) {
+    return (
+      <div className="empty-state">
+        <p className="empty-state__title">{t('devices.empty_title')}</p>
+        <p>{t('devices.empty_body')}</p>
+      </div>
+    );
+  }
+  return (
+    <ul className="device-list">
+      {devices.map((device) => (
+        <DeviceItem key={device.id} device={device} />
+      ))}
+    </ul>
+  );
+}
