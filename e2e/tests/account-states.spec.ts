@@ -1,0 +1,24 @@
+import { expect, test } from '@playwright/test';
+import { signInAt } from './helpers';
+
+test('a user disabled at the MFA provider lands on the account-disabled page', async ({ page }) => {
+  await page.goto('/');
+  await signInAt(page, 'disabled@example.com');
+  await page.waitForURL(/\/error\/accountdisabled$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/disabled/i);
+  await expect(page.getByText('Disabled by the security team')).toBeVisible();
+});
+
+test('a user not provisioned at the MFA provider lands on the missing-two-factor page', async ({ page }) => {
+  await page.goto('/');
+  await signInAt(page, 'nomfa@example.com');
+  await page.waitForURL(/\/error\/missingtwofactor$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/two-factor|second factor/i);
+});
+
+test('a wrong password is refused on the sign-in page', async ({ page }) => {
+  await page.goto('/');
+  await signInAt(page, 'bob@example.com', 'not-the-password');
+  await expect(page.getByText('Incorrect username or password.')).toBeVisible();
+  await expect(page).toHaveURL(/\/idp\/interaction\//);
+});
