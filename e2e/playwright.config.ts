@@ -18,7 +18,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
-  outputDir: path.join(os.tmpdir(), 'mfa-portal-e2e-results'),
+  outputDir: path.join(os.tmpdir(), `mfa-portal-e2e-results-${PORT}`),
   use: {
     baseURL: BASE_URL,
     ignoreHTTPSErrors: true,

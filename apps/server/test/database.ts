@@ -13,7 +13,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   const pgTemplate = inject('pgTemplateDatabase');
   if (pgTemplate) {
     const url = process.env.TEST_DATABASE_URL!;
-    const name = `mfa_portal_test_${randomBytes(6).toString('hex')}`;
+    const name = `${inject('pgDatabasePrefix')}${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create database "${name}" template "${pgTemplate}"`);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,10 +12,10 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
     pgTemplateDatabase: string;
+    pgDatabasePrefix: string;
   }
 }
 
-export const PG_TEMPLATE = 'mfa_portal_test_template';
 
 /**
  * Migrates one template database per run; every test file then starts from a copy of it:
@@ -24,24 +25,25 @@ export default async function setup(project: TestProject) {
   if (project.name === 'server-pg') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('server-pg needs TEST_DATABASE_URL');
+    // Every run names its databases with its own prefix, so runs side by side never touch each other's.
+    const prefix = `mfa_portal_t${randomBytes(4).toString('hex')}_`;
+    const template = `${prefix}template`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    // Drop leftovers of earlier runs (test databases are named mfa_portal_test_<random>).
-    const old = await admin.query<{ datname: string }>("select datname from pg_database where datname like 'mfa_portal_test_%'");
-    for (const { datname } of old.rows) await admin.query(`drop database if exists "${datname}" with (force)`);
-    await admin.query(`create database "${PG_TEMPLATE}"`);
+    await admin.query(`create database "${template}"`);
     await admin.end();
     const templateUrl = new URL(url);
-    templateUrl.pathname = `/${PG_TEMPLATE}`;
+    templateUrl.pathname = `/${template}`;
     const handle = await openDatabase({ url: templateUrl.toString(), poolSize: 1 });
     await migrateToLatest(handle.db);
     await handle.close();
-    project.provide('pgTemplateDatabase', PG_TEMPLATE);
+    project.provide('pgTemplateDatabase', template);
+    project.provide('pgDatabasePrefix', prefix);
     project.provide('pgliteTemplate', '');
     return async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
-      const rows = await c.query<{ datname: string }>("select datname from pg_database where datname like 'mfa_portal_test_%'");
+      const rows = await c.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [prefix]);
       for (const { datname } of rows.rows) await c.query(`drop database if exists "${datname}" with (force)`);
       await c.end();
     };
@@ -56,5 +58,6 @@ export default async function setup(project: TestProject) {
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide('pgliteTemplate', file);
   project.provide('pgTemplateDatabase', '');
+  project.provide('pgDatabasePrefix', '');
   return () => fs.rmSync(path.dirname(file), { recursive: true, force: true });
 }

@@ -36,6 +36,7 @@ function layout(urls: PageUrls, title: string, body: string): string {
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · ${escapeHtml(PORTAL_NAME)}</title>
 <link rel="stylesheet" href="${escapeHtml(urls.stylesheet)}">
+<link rel="icon" href="data:,">
 </head>
 <body>
 <main class="card">
