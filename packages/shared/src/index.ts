@@ -3,3 +3,4 @@ export * from './errors.js';
 export * from './roles.js';
 export * from './settings.js';
 export * from './profile.js';
+export * from './mfa-api.js';

@@ -55,6 +55,9 @@ export interface MfaUserTable {
   status_reason: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  // (0004) lockout state
+  failed_attempts: Generated<number>;
+  locked_until: NullableTimestamp;
 }
 export interface MfaDeviceTable {
   id: Generated<string>;
@@ -68,6 +71,10 @@ export interface MfaDeviceTable {
   token_type: string | null;
   created_at: Generated<Date>;
   last_used_at: NullableTimestamp;
+  // (0004) sealed TOTP secret, last accepted TOTP step, inventory token of a hardware token
+  secret_sealed: string | null;
+  last_used_step: number | null;
+  hardware_token_id: string | null;
 }
 export interface MfaBypassCodeTable {
   id: Generated<string>;
@@ -78,6 +85,59 @@ export interface MfaBypassCodeTable {
   created_by: string;
   created_at: Generated<Date>;
   revoked_at: NullableTimestamp;
+  // (0004) uses it was created with
+  reuse_count: number | null;
+}
+
+// --- MFA domain (0004) ---
+export type HardwareTokenStatus = 'available' | 'assigned' | 'retired';
+export interface MfaHardwareTokenTable {
+  id: Generated<string>;
+  serial: string;
+  token_type: Generated<string>;
+  seed_sealed: string;
+  counter: Generated<number>;
+  status: ColumnType<HardwareTokenStatus, HardwareTokenStatus | undefined, HardwareTokenStatus>;
+  user_id: string | null;
+  assigned_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+export interface MfaTotpEnrolmentTable {
+  id: string;
+  user_id: string;
+  secret_sealed: string;
+  allow_additional: Generated<boolean>;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+}
+export interface StepUpTable {
+  id: Generated<string>;
+  upn: string;
+  method: 'passcode' | 'bypass' | 'push';
+  verified_at: Timestamp;
+}
+export interface AuditEventTable {
+  /** bigserial; read back as a number (int8 parser), exposed as a string. */
+  id: Generated<number>;
+  occurred_at: Timestamp;
+  actor_upn: string | null;
+  actor_roles: ColumnType<string[], string[] | undefined, string[]>;
+  target_upn: string | null;
+  action: string;
+  outcome: string;
+  reason: string | null;
+  request_id: string | null;
+  client_address: string | null;
+  details: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  prev_hash: string;
+  hash: string;
+}
+export interface AuditHeadTable {
+  id: number;
+  hash: string;
+  last_event_id: number | null;
+  updated_at: Generated<Date>;
 }
 
 export interface Database {
@@ -88,4 +148,9 @@ export interface Database {
   mfa_user: MfaUserTable;
   mfa_device: MfaDeviceTable;
   mfa_bypass_code: MfaBypassCodeTable;
+  mfa_hardware_token: MfaHardwareTokenTable;
+  mfa_totp_enrolment: MfaTotpEnrolmentTable;
+  step_up: StepUpTable;
+  audit_event: AuditEventTable;
+  audit_head: AuditHeadTable;
 }

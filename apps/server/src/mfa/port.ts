@@ -1,11 +1,148 @@
-import type { MfaData } from '@mfa-portal/shared';
+import type { BypassCodeInfo, Device, MfaData, MfaStatus } from '@mfa-portal/shared';
 
 /**
  * The port every MFA provider adapter implements (builtin store, Duo). Routes and services speak
  * only to this interface; the adapter is chosen by configuration (MFA_PROVIDER).
+ *
+ * Users are named by their sign-in name (UPN, compared without regard to case). Every method that
+ * acts on a device or a code is scoped to that user: another user's id is "not found". Expected
+ * refusals are thrown as {@link MfaError}; a verification returns its outcome instead (the caller
+ * audits failures and must not lose them to an exception).
+ *
+ * Portal policy (step-up, rate limits, audit) stays in the services; the adapter enforces atomically
+ * what only it can: "no device exists yet", "not the last device", single use of codes, counters.
  */
 export interface MfaProvider {
   readonly name: MfaData['provider'];
   /** The user's status, devices and bypass-code summary; status 'not_provisioned' when unknown. */
   getUserData(username: string, now?: Date): Promise<MfaData>;
+  /** Status of a provisioned user (an expired lockout reads as active); null when not provisioned. */
+  getAccount(username: string, now?: Date): Promise<MfaAccount | null>;
+  listDevices(username: string): Promise<Device[]>;
+
+  /**
+   * Starts an authenticator (TOTP) enrolment: a fresh secret, held until confirmed by a first valid code.
+   * With `allowWhenDevicesExist: false`, refuses (`has_devices`) when the user already has a device.
+   */
+  startTotpEnrolment(username: string, opts: { allowWhenDevicesExist: boolean; issuer: string; now?: Date }): Promise<TotpEnrolment>;
+  /** Confirms an enrolment with a valid code: the device now counts (and that step is used). */
+  confirmTotpEnrolment(
+    username: string,
+    enrolmentId: string,
+    input: { code: string; name: string },
+    opts: { allowWhenDevicesExist: boolean; now?: Date },
+  ): Promise<Device>;
+
+  /** Claims an available hardware token by serial and two consecutive codes (proof of possession). */
+  claimHardwareToken(
+    username: string,
+    input: { serial: string; codes: readonly string[]; name?: string },
+    opts: { allowWhenDevicesExist: boolean; now?: Date },
+  ): Promise<Device>;
+  /** Resynchronises the user's hardware token with three consecutive codes (the counter only moves forward). */
+  resyncHardwareToken(username: string, deviceId: string, codes: readonly string[], opts?: { now?: Date }): Promise<Device>;
+  /** Removes the user's hardware token device and returns the token to the inventory (its counter kept). */
+  releaseHardwareToken(username: string, deviceId: string, opts: { allowLast: boolean }): Promise<Device>;
+
+  renameDevice(username: string, deviceId: string, name: string): Promise<Device>;
+  /** Deletes a device; refuses (`last_device`) to delete the only one unless `allowLast`. */
+  deleteDevice(username: string, deviceId: string, opts: { allowLast: boolean }): Promise<Device>;
+
+  /**
+   * Checks a passcode (TOTP or HOTP, 6 digits) or a bypass code (9 digits) for the user, applying the
+   * lockout policy. A used TOTP step, HOTP counter or bypass-code use is never accepted twice.
+   * `deviceId` restricts the check to one device; `methods` to passcodes or bypass codes.
+   */
+  verifyPasscode(username: string, code: string, opts?: VerifyOptions): Promise<VerifyOutcome>;
+
+  createBypassCodes(username: string, request: BypassCodeRequest, opts?: { now?: Date }): Promise<CreatedBypassCodes>;
+  /** Live codes (not revoked, not expired, uses left), oldest first: metadata only. */
+  listBypassCodes(username: string, opts?: { now?: Date }): Promise<BypassCodeInfo[]>;
+  revokeBypassCode(username: string, id: string, opts?: { now?: Date }): Promise<BypassCodeInfo>;
+}
+
+export interface MfaAccount {
+  status: Exclude<MfaStatus, 'not_provisioned'>;
+  statusReason: string | null;
+  /** End of a lockout caused by failed attempts (null: none, or an indefinite administrative lock). */
+  lockedUntil: Date | null;
+  deviceCount: number;
+}
+
+export interface TotpEnrolment {
+  enrolmentId: string;
+  /** Base32, shown once for manual entry. */
+  secret: string;
+  otpauthUri: string;
+  qrSvg: string;
+  expiresAt: Date;
+}
+
+export type VerifyMethod = 'passcode' | 'bypass';
+
+export interface VerifyOptions {
+  now?: Date;
+  deviceId?: string;
+  methods?: readonly VerifyMethod[];
+}
+
+export type VerifyFailure =
+  /** The code matched nothing (or was malformed). Counts toward lockout. */
+  | 'code_invalid'
+  /** The code was right but its TOTP step or HOTP counter was already used. Counts toward lockout. */
+  | 'code_replayed'
+  /** Locked (now, or by this very failure when `justLocked`). */
+  | 'user_locked_out'
+  | 'user_disabled'
+  | 'not_provisioned'
+  /** Nothing could verify a passcode (no authenticator or token). Does not count. */
+  | 'no_factor';
+
+export type VerifyOutcome =
+  | { ok: true; method: 'totp' | 'hotp' | 'bypass'; deviceId: string | null; bypassId: string | null }
+  | { ok: false; reason: VerifyFailure; justLocked: boolean; retryAfterSeconds: number | null; statusReason: string | null };
+
+export interface BypassCodeRequest {
+  count: number;
+  validitySeconds: number;
+  reuseCount: number;
+  replaceExisting: boolean;
+  /** UPN of whoever asked for them. */
+  createdBy: string;
+}
+
+export interface CreatedBypassCodes {
+  /** `code` in display form (`123 456 789`): shown once, never stored. */
+  codes: Array<{ id: string; code: string; expiresAt: Date; usesLeft: number }>;
+  /** Live codes revoked by `replaceExisting`. */
+  replaced: number;
+}
+
+export type MfaErrorCode =
+  | 'not_provisioned'
+  | 'user_disabled'
+  | 'user_locked_out'
+  | 'has_devices'
+  | 'device_not_found'
+  | 'last_device'
+  | 'not_hardware_token'
+  | 'verification_unsupported'
+  | 'enrolment_not_found'
+  | 'enrolment_expired'
+  | 'code_invalid'
+  | 'token_not_found'
+  | 'token_not_available'
+  | 'bypass_not_found'
+  | 'bypass_invalid_request'
+  | 'too_many_live_codes';
+
+/** An expected refusal by the provider; the services map it to an HTTP error code. */
+export class MfaError extends Error {
+  override readonly name = 'MfaError';
+  constructor(
+    readonly code: MfaErrorCode,
+    readonly details: { field?: string; reason?: string } = {},
+  ) {
+    super(`MFA provider refused: ${code}${details.reason ? ` (${details.reason})` : ''}`);
+  }
 }

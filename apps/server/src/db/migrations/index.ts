@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_core.js';
 import * as m0002 from './0002_idp.js';
 import * as m0003 from './0003_mfa_builtin.js';
+import * as m0004 from './0004_mfa_domain.js';
 
 /** Ordered by name. Never edit a migration that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
   '0001_core': m0001,
   '0002_idp': m0002,
   '0003_mfa_builtin': m0003,
+  '0004_mfa_domain': m0004,
 };

@@ -1,5 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { MAX_BYPASS_VALIDITY_SECONDS } from '@mfa-portal/shared';
+import { BYPASS_CODE_LIMITS } from '@mfa-portal/shared';
 
 /**
  * Bypass-code rules (DESIGN.md "MFA rules", issue 3): 1 to 10 codes per request, valid from one
@@ -8,13 +8,13 @@ import { MAX_BYPASS_VALIDITY_SECONDS } from '@mfa-portal/shared';
  * table cannot be brute-forced offline and a code can be looked up by its hash).
  */
 
-export const BYPASS_MIN_COUNT = 1;
-export const BYPASS_MAX_COUNT = 10;
-export const BYPASS_MIN_VALIDITY_SECONDS = 60;
-export const BYPASS_MAX_VALIDITY_SECONDS = MAX_BYPASS_VALIDITY_SECONDS;
-export const BYPASS_MIN_REUSE = 1;
-export const BYPASS_MAX_REUSE = 10;
-export const MAX_LIVE_CODES_PER_USER = 100;
+export const BYPASS_MIN_COUNT = BYPASS_CODE_LIMITS.minCount;
+export const BYPASS_MAX_COUNT = BYPASS_CODE_LIMITS.maxCount;
+export const BYPASS_MIN_VALIDITY_SECONDS = BYPASS_CODE_LIMITS.minValiditySeconds;
+export const BYPASS_MAX_VALIDITY_SECONDS = BYPASS_CODE_LIMITS.maxValiditySeconds;
+export const BYPASS_MIN_REUSE = BYPASS_CODE_LIMITS.minReuse;
+export const BYPASS_MAX_REUSE = BYPASS_CODE_LIMITS.maxReuse;
+export const MAX_LIVE_CODES_PER_USER = BYPASS_CODE_LIMITS.maxLivePerUser;
 export const BYPASS_CODE_DIGITS = 9;
 /** Minimum pepper length for the keyed hash. */
 export const BYPASS_PEPPER_MIN_BYTES = 32;

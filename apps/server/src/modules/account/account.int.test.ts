@@ -57,7 +57,11 @@ describe('GET /account/getuserinfo', () => {
   });
 
   it('reports a user disabled at the MFA provider, with the reason', async () => {
+    // The embedded sign-in refuses a disabled user, so this one was disabled after signing in.
+    const db = t.database.db;
+    await db.updateTable('mfa_user').set({ status: 'active' }).where('username', '=', 'disabled@example.com').execute();
     const token = (await signIn(t.app, t.config, 'disabled@example.com', TEST_PASSWORD)).access_token;
+    await db.updateTable('mfa_user').set({ status: 'disabled' }).where('username', '=', 'disabled@example.com').execute();
     const res = await call(token, 'userid=disabled@example.com');
     expect(res.statusCode).toBe(200);
     expect(res.json().mfa).toMatchObject({ status: 'disabled', statusReason: 'Disabled by the security team' });

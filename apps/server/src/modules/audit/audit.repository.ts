@@ -1,0 +1,40 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { AuditEventTable, Database } from '../../db/schema.js';
+
+export type AuditRow = Selectable<AuditEventTable>;
+
+/** SQL of the audit log; no rules here. Pass a transaction as `db` to run inside it. */
+export function auditRepository(db: Kysely<Database>) {
+  return {
+    /** The chain head, locked until the transaction ends: one appender at a time. */
+    lockHead() {
+      return db.selectFrom('audit_head').select(['hash', 'last_event_id']).where('id', '=', 1).forUpdate().executeTakeFirst();
+    },
+    readHead() {
+      return db.selectFrom('audit_head').select(['hash', 'last_event_id']).where('id', '=', 1).executeTakeFirst();
+    },
+    async nextId(): Promise<number> {
+      const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('audit_event', 'id')) as id`.execute(db);
+      return Number(rows[0]!.id);
+    },
+    insert(row: Omit<AuditRow, 'details'> & { details: string | null }) {
+      return db.insertInto('audit_event').values(row).execute();
+    },
+    setHead(hash: string, lastEventId: number, at: Date) {
+      return db.updateTable('audit_head').set({ hash, last_event_id: lastEventId, updated_at: at }).where('id', '=', 1).execute();
+    },
+    /** Rows in chain order after `afterId` (exclusive), at most `limit`. */
+    page(afterId: number, limit: number) {
+      return db.selectFrom('audit_event').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    },
+    /** Events where the user is the target or the actor, newest first, before `beforeId`. */
+    forUser(upn: string, beforeId: number | null, limit: number) {
+      let q = db
+        .selectFrom('audit_event')
+        .selectAll()
+        .where((eb) => eb.or([eb('target_upn', '=', upn), eb('actor_upn', '=', upn)]));
+      if (beforeId !== null) q = q.where('id', '<', beforeId);
+      return q.orderBy('id', 'desc').limit(limit).execute();
+    },
+  };
+}

@@ -1,0 +1,204 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Device } from '@mfa-portal/shared';
+import { AppError } from '../../lib/errors.js';
+import { MfaError, type MfaAccount, type MfaProvider } from '../../mfa/port.js';
+import type { VerificationResult, VerificationService } from '../../mfa/verification.js';
+import type { AuditEntry, AuditService } from '../audit/audit.service.js';
+import type { StepUpService } from '../step-up/step-up.service.js';
+import { createMeService, type MeContext } from './me.service.js';
+
+/** The self-service rules with the provider, step-up, verification and audit faked. */
+
+const NOW = new Date('2030-01-01T12:00:00.000Z');
+const CTX: MeContext = { upn: 'alice@example.com', roles: [], requestId: 'req-1', clientAddress: '192.0.2.1' };
+const ACTIVE: MfaAccount = { status: 'active', statusReason: null, lockedUntil: null, deviceCount: 2 };
+const DEVICE: Device = {
+  id: 'd1',
+  kind: 'authenticator',
+  name: 'App',
+  capabilities: ['passcode'],
+  phoneNumber: null,
+  platform: null,
+  serial: null,
+  tokenType: null,
+  createdAt: NOW.toISOString(),
+  lastUsedAt: null,
+};
+
+function setup(opts: { account?: MfaAccount | null; fresh?: boolean; verify?: VerificationResult; provider?: Partial<MfaProvider> } = {}) {
+  const entries: AuditEntry[] = [];
+  const audit = {
+    append: vi.fn(async (e: AuditEntry) => (entries.push(e), {} as never)),
+    verify: vi.fn(),
+    listForUser: vi.fn(),
+  } as unknown as AuditService;
+  const stepUp: StepUpService = {
+    maxAgeSeconds: 300,
+    isFresh: vi.fn(async () => opts.fresh ?? false),
+    status: vi.fn(),
+    record: vi.fn(async () => ({
+      active: true,
+      method: 'passcode' as const,
+      verifiedAt: NOW.toISOString(),
+      expiresAt: NOW.toISOString(),
+      maxAgeSeconds: 300,
+    })),
+  };
+  const verification: VerificationService = {
+    verify: vi.fn(async () => opts.verify ?? { ok: true as const, method: 'totp' as const, deviceId: 'd1', bypassId: null }),
+    throttle: vi.fn(async () => null),
+  };
+  const mfa = {
+    name: 'builtin',
+    getAccount: vi.fn(async () => (opts.account === undefined ? ACTIVE : opts.account)),
+    listDevices: vi.fn(async () => [DEVICE]),
+    deleteDevice: vi.fn(async () => DEVICE),
+    startTotpEnrolment: vi.fn(async () => ({ enrolmentId: 'e1', secret: 'S', otpauthUri: 'otpauth://x', qrSvg: '<svg/>', expiresAt: NOW })),
+    createBypassCodes: vi.fn(async () => ({ codes: [{ id: 'b1', code: '123 456 789', expiresAt: NOW, usesLeft: 1 }], replaced: 0 })),
+    ...opts.provider,
+  } as unknown as MfaProvider;
+  const service = createMeService({ mfa, audit, stepUp, verification, totpIssuer: 'Test', now: () => NOW });
+  return { service, mfa, entries, stepUp, verification };
+}
+
+async function appError(promise: Promise<unknown>): Promise<AppError> {
+  const err = await promise.then(
+    () => new Error('expected a refusal'),
+    (e: unknown) => e,
+  );
+  if (!(err instanceof AppError)) throw err;
+  return err;
+}
+
+describe('me service: step-up', () => {
+  it('refuses to delete a device without a fresh step-up, before asking the provider, and audits it', async () => {
+    const { service, mfa, entries } = setup({ fresh: false });
+    const err = await appError(service.deleteDevice(CTX, 'd1', false));
+    expect([err.statusCode, err.code, err.details]).toEqual([403, 'auth.step_up_required', { maxAgeSeconds: 300 }]);
+    expect(mfa.deleteDevice).not.toHaveBeenCalled();
+    expect(entries).toEqual([
+      expect.objectContaining({ action: 'device.delete', outcome: 'failure', reason: 'auth.step_up_required', target: CTX.upn }),
+    ]);
+  });
+
+  it('deletes with a fresh step-up, passing the last-device confirmation through', async () => {
+    const { service, mfa, entries } = setup({ fresh: true });
+    await service.deleteDevice(CTX, 'd1', true);
+    expect(mfa.deleteDevice).toHaveBeenCalledWith(CTX.upn, 'd1', { allowLast: true });
+    expect(entries.at(-1)).toMatchObject({
+      outcome: 'success',
+      details: { deviceId: 'd1', kind: 'authenticator', confirmLastDevice: true },
+    });
+  });
+
+  it('answers 409 for the last device and 404 for a device that is not mine', async () => {
+    const last = setup({ fresh: true, provider: { deleteDevice: vi.fn(async () => Promise.reject(new MfaError('last_device'))) } });
+    expect(await appError(last.service.deleteDevice(CTX, 'd1', false))).toMatchObject({
+      statusCode: 409,
+      code: 'device.last_device_confirmation_required',
+    });
+    const other = setup({ fresh: true, provider: { deleteDevice: vi.fn(async () => Promise.reject(new MfaError('device_not_found'))) } });
+    expect(await appError(other.service.deleteDevice(CTX, 'x', true))).toMatchObject({ statusCode: 404, code: 'device.not_found' });
+    expect(other.entries.at(-1)).toMatchObject({ outcome: 'failure', reason: 'device.not_found' });
+  });
+
+  it('refuses to create bypass codes without a fresh step-up; records who created them otherwise', async () => {
+    const refused = setup({ fresh: false });
+    expect(
+      await appError(refused.service.createBypassCodes(CTX, { count: 1, validitySeconds: 60, reuseCount: 1, replaceExisting: false })),
+    ).toMatchObject({ code: 'auth.step_up_required' });
+    expect(refused.mfa.createBypassCodes).not.toHaveBeenCalled();
+    const { service, mfa, entries } = setup({ fresh: true });
+    const created = await service.createBypassCodes(CTX, { count: 1, validitySeconds: 60, reuseCount: 1, replaceExisting: false });
+    expect(created).toEqual({ codes: [{ id: 'b1', code: '123 456 789', expiresAt: NOW.toISOString(), usesLeft: 1 }], replaced: 0 });
+    expect(mfa.createBypassCodes).toHaveBeenCalledWith(CTX.upn, expect.objectContaining({ createdBy: CTX.upn }), { now: NOW });
+    expect(JSON.stringify(entries)).not.toContain('123 456 789');
+    expect(entries.at(-1)).toMatchObject({ action: 'bypass.create', details: { bypassIds: ['b1'] } });
+  });
+
+  it('lets the provider accept a new device only as the first one without step-up, and maps its refusal', async () => {
+    const { service, mfa } = setup({
+      fresh: false,
+      provider: { startTotpEnrolment: vi.fn(async () => Promise.reject(new MfaError('has_devices'))) },
+    });
+    const err = await appError(service.startTotpEnrolment(CTX));
+    expect([err.statusCode, err.code, err.details]).toEqual([403, 'auth.step_up_required', { maxAgeSeconds: 300 }]);
+    expect(mfa.startTotpEnrolment).toHaveBeenCalledWith(CTX.upn, { allowWhenDevicesExist: false, issuer: 'Test', now: NOW });
+    const fresh = setup({ fresh: true });
+    await fresh.service.startTotpEnrolment(CTX);
+    expect(fresh.mfa.startTotpEnrolment).toHaveBeenCalledWith(CTX.upn, { allowWhenDevicesExist: true, issuer: 'Test', now: NOW });
+  });
+
+  it('records a step-up only after a successful verification', async () => {
+    const ok = setup();
+    await ok.service.stepUp(CTX, { method: 'bypass', code: '123456789' });
+    expect(ok.verification.verify).toHaveBeenCalledWith(expect.objectContaining({ upn: CTX.upn, purpose: 'step_up', methods: ['bypass'] }));
+    expect(ok.stepUp.record).toHaveBeenCalledWith(CTX.upn, 'bypass', NOW);
+    const bad = setup({ verify: { ok: false, reason: 'code_invalid', justLocked: false, retryAfterSeconds: null, statusReason: null } });
+    expect(await appError(bad.service.stepUp(CTX, { method: 'passcode', code: '000000' }))).toMatchObject({
+      statusCode: 422,
+      code: 'mfa.code_invalid',
+      details: { field: 'code' },
+    });
+    expect(bad.stepUp.record).not.toHaveBeenCalled();
+  });
+});
+
+describe('me service: answers', () => {
+  it.each([
+    [
+      { ok: false, reason: 'rate_limited', retryAfterSeconds: 7, justLocked: false, statusReason: null },
+      429,
+      'request.rate_limited',
+      { 'retry-after': '7' },
+    ],
+    [
+      { ok: false, reason: 'code_invalid', justLocked: true, retryAfterSeconds: 900, statusReason: 'Too many' },
+      403,
+      'mfa.user_locked_out',
+      { 'retry-after': '900' },
+    ],
+    [
+      { ok: false, reason: 'user_locked_out', justLocked: false, retryAfterSeconds: null, statusReason: 'Lost phone' },
+      403,
+      'mfa.user_locked_out',
+      {},
+    ],
+    [{ ok: false, reason: 'code_replayed', justLocked: false, retryAfterSeconds: null, statusReason: null }, 422, 'mfa.code_replayed', {}],
+    [{ ok: false, reason: 'no_factor', justLocked: false, retryAfterSeconds: null, statusReason: null }, 409, 'mfa.no_factor', {}],
+    [{ ok: false, reason: 'user_disabled', justLocked: false, retryAfterSeconds: null, statusReason: null }, 403, 'mfa.user_disabled', {}],
+  ] as const)('a failed verification %o answers %i %s', async (verify, status, code, headers) => {
+    const { service } = setup({ verify: verify as VerificationResult });
+    const err = await appError(service.stepUp(CTX, { method: 'passcode', code: '000000' }));
+    expect([err.statusCode, err.code, err.headers]).toEqual([status, code, headers]);
+  });
+
+  it.each([
+    [null, 404, 'mfa.user_not_provisioned', undefined],
+    [{ ...ACTIVE, status: 'disabled', statusReason: 'Left' }, 403, 'mfa.user_disabled', { reason: 'Left' }],
+    [
+      { ...ACTIVE, status: 'locked_out', statusReason: 'Too many', lockedUntil: new Date(NOW.getTime() + 90_500) },
+      403,
+      'mfa.user_locked_out',
+      { reason: 'Too many', retryAfterSeconds: 91 },
+    ],
+  ] as const)('an account %o answers %i %s on every route', async (account, status, code, details) => {
+    const { service } = setup({ account: account as MfaAccount | null, fresh: true });
+    for (const run of [
+      () => service.listDevices(CTX),
+      () => service.deleteDevice(CTX, 'd1', true),
+      () => service.stepUp(CTX, { method: 'passcode', code: '123456' }),
+      () => service.listBypassCodes(CTX),
+    ]) {
+      const err = await appError(run());
+      expect([err.statusCode, err.code, err.details]).toEqual([status, code, details]);
+    }
+  });
+
+  it('audits an unexpected failure as server.internal and passes it on unchanged', async () => {
+    const boom = new Error('database down');
+    const { service, entries } = setup({ fresh: true, provider: { deleteDevice: vi.fn(async () => Promise.reject(boom)) } });
+    await expect(service.deleteDevice(CTX, 'd1', true)).rejects.toBe(boom);
+    expect(entries.at(-1)).toMatchObject({ outcome: 'failure', reason: 'server.internal' });
+  });
+});

@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { Database, StepUpTable } from '../../db/schema.js';
+
+/** SQL of step-up records; no rules here. */
+export function stepUpRepository(db: Kysely<Database>) {
+  return {
+    insert(upn: string, method: StepUpTable['method'], verifiedAt: Date) {
+      return db.insertInto('step_up').values({ upn, method, verified_at: verifiedAt }).execute();
+    },
+    /** The most recent verification of a user at or after `since` (and not in the future of `now`). */
+    latestSince(upn: string, since: Date, now: Date) {
+      return db
+        .selectFrom('step_up')
+        .select(['method', 'verified_at'])
+        .where('upn', '=', upn)
+        .where('verified_at', '>', since)
+        .where('verified_at', '<=', now)
+        .orderBy('verified_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+    deleteOlderThan(upn: string, before: Date) {
+      return db.deleteFrom('step_up').where('upn', '=', upn).where('verified_at', '<=', before).execute();
+    },
+  };
+}
