@@ -10,7 +10,10 @@ import { installErrorHandling } from './lib/errors.js';
 import { localesDir as defaultLocalesDir, webDistDir } from './lib/paths.js';
 import { registerEmbeddedIdp, type EmbeddedIdp } from './idp/index.js';
 import { createMfaProvider, type MfaProvider } from './mfa/index.js';
+import { createVerificationService } from './mfa/verification.js';
+import { createAuditService } from './modules/audit/audit.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
+import { apiRoutes } from './modules/me/api.routes.js';
 import { localesRoutes } from './modules/locales/locales.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { webRoutes } from './modules/web/web.routes.js';
@@ -112,10 +115,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(rateLimit, { global: false });
 
+  // One MFA provider, audit log and verification service (one set of rate limits) for the embedded
+  // sign-in, which asks for the second factor, and the API.
+  const mfa = opts.mfa ?? createMfaProvider(config, database.db);
+  const audit = createAuditService(database.db);
+  const verification = createVerificationService({ mfa, audit, limits: config.mfa.verifyRateLimit });
+
   let idp: EmbeddedIdp | undefined;
   let verify: TokenVerifier;
   if (config.idp.mode === 'embedded') {
-    idp = await registerEmbeddedIdp(app, { db: database.db, config });
+    idp = await registerEmbeddedIdp(app, { db: database.db, config, mfa, audit, verification });
     verify = createTokenVerifier({ issuers: [idp.issuer], audience: config.idp.audience, jwks: localJwks(idp.publicJwks) });
   } else {
     const { tenantId, authorityHost, audience } = config.idp;
@@ -125,13 +134,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       jwks: remoteJwks(`${authorityHost}/${tenantId}/discovery/v2.0/keys`),
     });
   }
-  const mfa = opts.mfa ?? createMfaProvider(config, database.db);
   app.decorate('idp', idp);
   app.decorate('verifyToken', verify);
   app.decorate('mfa', mfa);
 
   await app.register(settingsRoutes, { prefix: config.basePath.replace(/\/$/, ''), config });
   await app.register(accountRoutes, { prefix: config.basePath.replace(/\/$/, ''), config, verify, mfa });
+  await app.register(apiRoutes, { prefix: config.basePath.replace(/\/$/, ''), config, verify, mfa, db: database.db, audit, verification });
   await app.register(localesRoutes, { prefix: config.basePath.replace(/\/$/, ''), db: database.db, localesDir: opts.localesDir ?? defaultLocalesDir });
   await app.register(webRoutes, { config, webRoot: opts.webRoot ?? webDistDir });
 

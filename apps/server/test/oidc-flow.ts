@@ -38,11 +38,34 @@ function location(res: LightMyRequestResponse): URL {
   return new URL(String(loc), 'https://localhost:8443/');
 }
 
+/** The provider sent the browser back with an OAuth error instead of a code (e.g. `access_denied`). */
+export class SignInRefusedError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string | null,
+  ) {
+    super(`sign-in refused: ${error}${description ? ` (${description})` : ''}`);
+  }
+}
+
+export interface SignInOptions {
+  scope?: string;
+  /**
+   * The answer to the second-factor page (Passcode), when the provider shows it: a code, a function
+   * giving one, or `'bypass'` (the default): a single-use bypass code minted for the user through the
+   * app's MFA provider just before, so callers that only need a token still go through the real page.
+   */
+  secondFactor?: string | (() => string | Promise<string>) | 'bypass';
+}
+
+const formActionOf = (body: string) => /<form[^>]*action="([^"]+)"/i.exec(body)?.[1]?.replace(/&amp;/g, '&');
+
 /**
  * The real authorization-code + PKCE flow of the SPA against the embedded provider, through
- * `app.inject`: authorize → login page → credentials → code → token endpoint.
+ * `app.inject`: authorize → login page → credentials → (second-factor page → passcode) → code →
+ * token endpoint. Throws {@link SignInRefusedError} when the provider answers with an error.
  */
-export async function signIn(app: FastifyInstance, config: AppConfig, username: string, password: string, opts: { scope?: string } = {}): Promise<Tokens> {
+export async function signIn(app: FastifyInstance, config: AppConfig, username: string, password: string, opts: SignInOptions = {}): Promise<Tokens> {
   if (config.idp.mode !== 'embedded') throw new Error('signIn needs the embedded provider');
   const jar = new CookieJar();
   const base = new URL(config.publicUrl);
@@ -53,6 +76,31 @@ export async function signIn(app: FastifyInstance, config: AppConfig, username: 
     jar.store(res);
     return res;
   };
+  const post = async (url: URL | string, form: Record<string, string>) => {
+    const u = new URL(String(url), config.publicUrl);
+    const res = await app.inject({
+      method: 'POST',
+      url: u.pathname + u.search,
+      headers: { ...https, cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(form).toString(),
+    });
+    jar.store(res);
+    return res;
+  };
+  const secondFactor = async () => {
+    const answer = opts.secondFactor ?? 'bypass';
+    if (typeof answer === 'function') return answer();
+    if (answer !== 'bypass') return answer;
+    const minted = await app.mfa.createBypassCodes(username.trim().toLowerCase(), {
+      count: 1,
+      validitySeconds: 300,
+      reuseCount: 1,
+      replaceExisting: false,
+      createdBy: 'test sign-in',
+    });
+    return minted.codes[0]!.code;
+  };
+
   const verifier = b64url(randomBytes(32));
   const challenge = b64url(createHash('sha256').update(verifier).digest());
   const authorize = new URL(`${config.idp.issuer}/auth`);
@@ -71,22 +119,25 @@ export async function signIn(app: FastifyInstance, config: AppConfig, username: 
   const interaction = location(res);
   res = await get(interaction);
   if (res.statusCode !== 200) throw new Error(`login page answered ${res.statusCode}`);
-  const action = /<form[^>]*action="([^"]+)"/i.exec(res.body)?.[1]?.replace(/&amp;/g, '&');
+  const action = formActionOf(res.body);
   if (!action) throw new Error('no login form on the interaction page');
-  const post = new URL(action, new URL(interaction.toString(), config.publicUrl));
-  res = await app.inject({
-    method: 'POST',
-    url: post.pathname + post.search,
-    headers: { ...https, cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ username, password }).toString(),
-  });
-  jar.store(res);
-  // Follow redirects until the provider sends us back to the SPA with a code.
-  let next = location(res);
-  for (let i = 0; i < 5 && !next.searchParams.has('code'); i++) {
-    res = await get(next);
+  res = await post(action, { username, password });
+  // Follow redirects (and answer the second-factor page once) until the provider sends us back to the SPA.
+  let answered = false;
+  let next: URL | undefined;
+  for (let i = 0; i < 8; i++) {
+    if (res.statusCode === 200 && /name="passcode"/.test(res.body) && !answered) {
+      answered = true;
+      res = await post(formActionOf(res.body)!, { passcode: await secondFactor() });
+      continue;
+    }
     next = location(res);
+    if (`${next.origin}${next.pathname}` === config.publicUrl) break;
+    res = await get(next);
   }
+  if (!next || `${next.origin}${next.pathname}` !== config.publicUrl) throw new Error(`the provider never sent the browser back (last ${next?.href})`);
+  const error = next.searchParams.get('error');
+  if (error) throw new SignInRefusedError(error, next.searchParams.get('error_description'));
   const code = next.searchParams.get('code');
   if (!code) throw new Error(`no authorization code: ${next.toString()}`);
   const tokenRes = await app.inject({

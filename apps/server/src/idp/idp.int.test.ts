@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { generate } from 'selfsigned';
@@ -6,9 +7,11 @@ import { createTestDatabase } from '../../test/database.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { seedDemoStaff } from '../demo/seed.js';
+import { createMfaProvider, type MfaProvider } from '../mfa/index.js';
 import { registerEmbeddedIdp, type EmbeddedIdp } from './index.js';
 import { LOGIN_RATE_LIMIT } from './interaction.routes.js';
 import {
+  answerSecondFactor,
   authorizeUrl,
   followToClient,
   formAction,
@@ -25,7 +28,12 @@ import {
 } from './oidc-test-client.js';
 
 const PASSWORD = 'correct horse battery';
-const config: AppConfig = loadConfig({ NODE_ENV: 'test', DEMO_PASSWORD: PASSWORD, LOG_LEVEL: 'silent' });
+const config: AppConfig = loadConfig({
+  NODE_ENV: 'test',
+  DEMO_PASSWORD: PASSWORD,
+  LOG_LEVEL: 'silent',
+  MFA_SECRETS_KEY: randomBytes(32).toString('base64'),
+});
 if (config.idp.mode !== 'embedded') throw new Error('embedded mode expected');
 const idpConfig = config.idp;
 const client: Client = { issuer: idpConfig.issuer, clientId: idpConfig.clientId, redirectUri: config.publicUrl };
@@ -34,9 +42,25 @@ const LOGIN_SCOPE = `openid profile offline_access user.read ${idpConfig.scope}`
 
 async function startIdp(database: DatabaseHandle, opts: { https?: { key: string; cert: string } } = {}) {
   const app = Fastify({ logger: false, ...(opts.https ? { https: opts.https } : {}) }) as unknown as FastifyInstance;
-  const idp = await registerEmbeddedIdp(app, { db: database.db, config });
+  const mfa = createMfaProvider(config, database.db);
+  const idp = await registerEmbeddedIdp(app, { db: database.db, config, mfa });
   await app.ready();
+  mfas.set(app, mfa);
   return { app, idp };
+}
+
+const mfas = new WeakMap<FastifyInstance, MfaProvider>();
+
+/** A single-use bypass code for `username`, minted at the MFA provider (the second factor of demo staff with devices). */
+async function bypassCodeFor(app: FastifyInstance, username: string): Promise<string> {
+  const created = await mfas.get(app)!.createBypassCodes(username.toLowerCase(), {
+    count: 1,
+    validitySeconds: 300,
+    reuseCount: 1,
+    replaceExisting: false,
+    createdBy: 'idp test',
+  });
+  return created.codes[0]!.code;
 }
 
 /** Authorize → login page → credentials; returns the login page, the POST answer and, on success, the code. */
@@ -52,8 +76,10 @@ async function signIn(browser: TestBrowser, username: string, password: string, 
   return { page, answer, verifier, state, interaction };
 }
 
-async function signInForTokens(browser: TestBrowser, username: string, scope = LOGIN_SCOPE) {
-  const { answer, verifier, state } = await signIn(browser, username, PASSWORD, scope);
+/** Signs in through the real pages; a user with a device answers the Passcode page with a fresh bypass code. */
+async function signInForTokens(app: FastifyInstance, browser: TestBrowser, username: string, scope = LOGIN_SCOPE) {
+  const { answer: afterPassword, verifier, state } = await signIn(browser, username, PASSWORD, scope);
+  const { answer } = await answerSecondFactor(browser, afterPassword, () => bypassCodeFor(app, username), config.publicUrl);
   const back = await followToClient(browser, answer, client, config.publicUrl);
   expect(back.searchParams.get('state')).toBe(state);
   const code = back.searchParams.get('code');
@@ -211,7 +237,7 @@ describe('embedded identity provider', () => {
 
     beforeAll(async () => {
       browser = new TestBrowser(transport);
-      tokens = await signInForTokens(browser, 'Admin@Example.com');
+      tokens = await signInForTokens(app, browser, 'Admin@Example.com');
     });
 
     it('returns an ID token with the identity claims of the account', async () => {
@@ -226,7 +252,8 @@ describe('embedded identity provider', () => {
         family_name: 'Admin',
         name: 'Ada Admin',
         roles: ['Solution Administrator'],
-        amr: ['pwd'],
+        // Ada has a device: the password and the Passcode page.
+        amr: ['pwd', 'mfa'],
       });
       expect(payload.sub).toMatch(/^[0-9a-f-]{36}$/);
       expect(payload.nonce).toBeTruthy();
@@ -246,7 +273,7 @@ describe('embedded identity provider', () => {
         family_name: 'Admin',
         name: 'Ada Admin',
         roles: ['Solution Administrator'],
-        amr: ['pwd'],
+        amr: ['pwd', 'mfa'],
         scope: 'api://mfa-portal/access_as_user',
         scp: 'access_as_user',
       });
@@ -267,7 +294,7 @@ describe('embedded identity provider', () => {
       expect(refreshed.refresh_token).toBeTruthy();
       expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
       const { payload } = await verifyWith(idp)(refreshed.access_token, idpConfig.audience);
-      expect(payload).toMatchObject({ upn: 'admin@example.com', roles: ['Solution Administrator'], amr: ['pwd'] });
+      expect(payload).toMatchObject({ upn: 'admin@example.com', roles: ['Solution Administrator'], amr: ['pwd', 'mfa'] });
       const id = decodeJwt(refreshed.id_token!);
       expect(id).toMatchObject({ upn: 'admin@example.com', given_name: 'Ada', family_name: 'Admin', roles: ['Solution Administrator'] });
       tokens = refreshed;
@@ -275,7 +302,7 @@ describe('embedded identity provider', () => {
 
     it('rotates refresh tokens without extending their 12 h lifetime', async () => {
       const b = new TestBrowser(transport);
-      const first = await signInForTokens(b, 'bob@example.com');
+      const first = await signInForTokens(app, b, 'bob@example.com');
       const original = await idp.provider.RefreshToken.find(first.refresh_token!);
       expect(original!.exp! - original!.iat!).toBe(12 * 60 * 60);
       await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -318,7 +345,7 @@ describe('embedded identity provider', () => {
   describe('silent renewal (prompt=none)', () => {
     it('answers with a new code from the session, and its refresh token accepts offline_access', async () => {
       const browser = new TestBrowser(transport);
-      await signInForTokens(browser, 'bob@example.com');
+      await signInForTokens(app, browser, 'bob@example.com');
 
       const { verifier, challenge } = pkce();
       const url = authorizeUrl(
@@ -360,7 +387,7 @@ describe('embedded identity provider', () => {
   describe('sign-out', () => {
     it('asks for confirmation with a Sign out button, then ends the session and its tokens', async () => {
       const browser = new TestBrowser(transport);
-      const tokens = await signInForTokens(browser, 'alice@example.com');
+      const tokens = await signInForTokens(app, browser, 'alice@example.com');
 
       const end = new URL(`${idp.issuer}/session/end`);
       end.search = new URLSearchParams({
@@ -395,7 +422,7 @@ describe('embedded identity provider persistence', () => {
       await seedDemoStaff(database.db, { password: PASSWORD });
       const first = await startIdp(database);
       const browser = new TestBrowser(injectTransport(first.app));
-      const tokens = await signInForTokens(browser, 'bob@example.com');
+      const tokens = await signInForTokens(first.app, browser, 'bob@example.com');
       const keys = first.idp.publicJwks;
       await first.app.close();
 
@@ -440,7 +467,7 @@ describe('embedded identity provider over TLS', () => {
       const browser = new TestBrowser(tlsTransport(port));
       const discovery: HttpResponse = await browser.get(`${idp.issuer}/.well-known/openid-configuration`);
       expect(JSON.parse(discovery.body)).toMatchObject({ token_endpoint: 'https://localhost:8443/idp/token' });
-      const tokens = await signInForTokens(browser, 'helpdesk@example.com');
+      const tokens = await signInForTokens(app, browser, 'helpdesk@example.com');
       const { payload } = await verifyWith(idp)(tokens.access_token, idpConfig.audience);
       expect(payload).toMatchObject({ upn: 'helpdesk@example.com', roles: ['Helpdesk Administrator'] });
       expect(browser.cookieNames()).toEqual(expect.arrayContaining(['_idp_session', '_idp_session.sig']));

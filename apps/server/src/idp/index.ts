@@ -5,15 +5,18 @@ import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/schema.js';
+import type { MfaProvider } from '../mfa/port.js';
+import { createVerificationService, type VerificationService } from '../mfa/verification.js';
+import { createAuditService, type AuditService } from '../modules/audit/audit.service.js';
 import { sweepExpiredPayloads } from './adapter.js';
 import { interactionRoutes } from './interaction.routes.js';
-import { passwordOnlyLogin, type LoginPolicy } from './login-policy.js';
+import { mfaLoginPolicy } from './login-policy.js';
 import { providerPassthrough } from './mount.js';
 import { createProvider } from './provider.js';
 import { loadIdpSecrets, publicJwks } from './secrets.js';
 
 export { hashPassword, verifyPassword } from './password.js';
-export type { LoginPolicy, LoginStep, LoginResult } from './login-policy.js';
+export type { LoginPolicy, LoginStep, LoginResult, LoginRefusal } from './login-policy.js';
 
 export interface EmbeddedIdp {
   issuer: string;
@@ -25,8 +28,11 @@ export interface EmbeddedIdp {
 export interface EmbeddedIdpOptions {
   db: Kysely<Database>;
   config: AppConfig;
-  /** What completes sign-in once the password is right (default: the password alone). */
-  loginPolicy?: LoginPolicy;
+  /** Decides what follows a right password (status, devices) and checks second factors. */
+  mfa: MfaProvider;
+  /** Share the app's audit log and verification service (one set of rate limits); created when absent. */
+  audit?: AuditService;
+  verification?: VerificationService;
 }
 
 /** Expired provider records are removed this often (and once at start). */
@@ -37,7 +43,8 @@ const STYLESHEET = fs.readFileSync(new URL('./assets/login.css', import.meta.url
 /**
  * Mounts the embedded OpenID Connect provider at the issuer's path (`<basePath>idp`): the provider's
  * own endpoints (discovery, authorize, token, JWKS, end-session, ...), the login pages under
- * `interaction/:uid` and their stylesheet under `assets/`. Signing and cookie keys are loaded from
+ * `interaction/:uid` (password, then the second factor the MFA provider holds) and their stylesheet
+ * under `assets/`. Signing and cookie keys are loaded from
  * (or created in) `app_secret`; everything else the provider stores goes to `oidc_payload`.
  */
 export async function registerEmbeddedIdp(app: FastifyInstance, opts: EmbeddedIdpOptions): Promise<EmbeddedIdp> {
@@ -56,13 +63,15 @@ export async function registerEmbeddedIdp(app: FastifyInstance, opts: EmbeddedId
     log: app.log.child({ module: 'idp' }),
   });
   const urls = { stylesheet, portal: config.publicUrl };
+  const audit = opts.audit ?? createAuditService(db);
+  const verification = opts.verification ?? createVerificationService({ mfa: opts.mfa, audit, limits: config.mfa.verifyRateLimit });
 
   await app.register(
     async (idp) => {
       idp.get('/assets/login.css', async (_request, reply) =>
         reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(STYLESHEET),
       );
-      await idp.register(interactionRoutes, { provider, db, urls, mountPath, loginPolicy: opts.loginPolicy ?? passwordOnlyLogin });
+      await idp.register(interactionRoutes, { provider, db, urls, mountPath, loginPolicy: mfaLoginPolicy(opts.mfa), verification, audit });
       await idp.register(providerPassthrough, { provider, mountPath, publicOrigin: issuerUrl.origin });
     },
     { prefix: mountPath },

@@ -7,16 +7,32 @@ import type Provider from 'oidc-provider';
 import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
 import { z } from 'zod';
 import type { Database } from '../db/schema.js';
-import { accountsRepository } from './accounts.js';
-import type { LoginPolicy } from './login-policy.js';
+import { VERIFY_FAILURE_CODES, type VerificationResult, type VerificationService } from '../mfa/verification.js';
+import type { AuditEntry, AuditService } from '../modules/audit/audit.service.js';
+import { accountsRepository, type IdpAccount } from './accounts.js';
+import { AMR_PASSWORD_AND_MFA, completeLogin, upnOf, type LoginPolicy, type LoginRefusal, type LoginResult } from './login-policy.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
-import { LOGIN_MESSAGES, loginPage, messagePage, type PageUrls } from './views.js';
+import {
+  hasPendingSecondFactor,
+  parsePasscodeInput,
+  pendingResult,
+  pendingSecondFactor,
+  refusalDescription,
+  type PendingSecondFactor,
+} from './second-factor.js';
+import { LOGIN_MESSAGES, loginPage, messagePage, SECOND_FACTOR_MESSAGES, secondFactorPage, type PageUrls } from './views.js';
 
 /** Password attempts: per client address and username, and per address over all usernames. */
 export const LOGIN_RATE_LIMIT = {
   perUsername: { max: 10, timeWindowMs: 60_000 },
   perAddress: { max: 30, timeWindowMs: 60_000 },
 } as const;
+
+/**
+ * Second-factor submissions per client address and sign-in (interaction), a first line against
+ * floods; the verification service adds its per-user and per-address budgets and the lockout.
+ */
+export const SECOND_FACTOR_RATE_LIMIT = { perInteraction: { max: 10, timeWindowMs: 60_000 } } as const;
 
 const MAX_USERNAME = 256;
 const MAX_PASSWORD = 1024;
@@ -26,6 +42,8 @@ const loginBodySchema = z.object({
   username: z.string().max(MAX_USERNAME).default(''),
   password: z.string().max(MAX_PASSWORD).default(''),
 });
+// Longer input is answered on the page ("not a code"), not as a dead end.
+const verifyBodySchema = z.object({ passcode: z.string().max(1024).default('') });
 
 export interface InteractionRoutesOptions {
   provider: Provider;
@@ -34,6 +52,10 @@ export interface InteractionRoutesOptions {
   /** Path prefix of the provider (e.g. `/idp`): form actions are absolute paths under it. */
   mountPath: string;
   loginPolicy: LoginPolicy;
+  /** Checks second factors (rate limits, lockout, `mfa.verify` audit events). */
+  verification: VerificationService;
+  /** Where the sign-in events (`idp.login.*`) go. */
+  audit: AuditService;
 }
 
 const usernameOf = (request: FastifyRequest) =>
@@ -45,15 +67,21 @@ const html = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
 
 /**
- * The login step of oidc-provider's interactions, at `<mount>/interaction/:uid`: a server-rendered
- * form (Username, Password, Sign in), the password check against `idp_account`, then the login result
- * handed back to the provider. Consent is automatic (`loadExistingGrant`); a consent prompt, should one
- * still arise, is granted here without a page.
+ * The login steps of oidc-provider's interactions, at `<mount>/interaction/:uid`: a server-rendered
+ * form (Username, Password, Sign in) checked against `idp_account`; then, as the login policy decides
+ * with the MFA provider, either the login result handed back to the provider (`amr: ['pwd']`), a
+ * refusal (`access_denied`, no token), or a second page (Passcode, Verify) whose success completes
+ * the login with `amr: ['pwd', 'mfa']`. Both steps belong to one interaction: the password step leaves
+ * its outcome in the interaction's server-side record (see `second-factor.ts`), never in the browser.
+ * Consent is automatic (`loadExistingGrant`); a consent prompt, should one still arise, is granted here
+ * without a page. Every outcome is audited as `idp.login.*` (never a password or a code).
  */
 export async function interactionRoutes(app: FastifyInstance, opts: InteractionRoutesOptions): Promise<void> {
-  const { provider, urls, mountPath, loginPolicy } = opts;
+  const { provider, urls, mountPath, loginPolicy, verification, audit } = opts;
   const accounts = accountsRepository(opts.db);
-  const actionFor = (uid: string) => `${mountPath}/interaction/${encodeURIComponent(uid)}/login`;
+  const pagePath = (uid: string) => `${mountPath}/interaction/${encodeURIComponent(uid)}`;
+  const actionFor = (uid: string) => `${pagePath(uid)}/login`;
+  const verifyActionFor = (uid: string) => `${pagePath(uid)}/verify`;
   // Hash once now so the first unknown-username attempt is not measurably faster.
   void dummyPasswordHash();
 
@@ -106,6 +134,11 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
       }
     }
   }
+  const secondFactorLimiter = app.createRateLimit({
+    max: SECOND_FACTOR_RATE_LIMIT.perInteraction.max,
+    timeWindow: SECOND_FACTOR_RATE_LIMIT.perInteraction.timeWindowMs,
+    keyGenerator: (req) => `idp-verify|${req.ip}|${(req.params as { uid?: string }).uid ?? ''}`,
+  });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -115,14 +148,51 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
     if (details.uid !== uid) throw new oidcErrors.SessionNotFound('interaction does not match the cookie');
     return details;
   }
+  type Details = Awaited<ReturnType<typeof pendingInteraction>>;
 
+  /** Stores `result` in the interaction and sends the browser back to the provider, which acts on it. */
   async function finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
     const returnTo = await provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
     return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
   }
 
+  const record = (request: FastifyRequest, entry: Omit<AuditEntry, 'requestId' | 'clientAddress'>) =>
+    audit.append({ ...entry, requestId: request.id, clientAddress: request.ip ?? null });
+  const actorOf = (account: IdpAccount) => ({ upn: upnOf(account), roles: [...account.roles] });
+
+  async function completeSignIn(request: FastifyRequest, reply: FastifyReply, account: IdpAccount, login: LoginResult) {
+    request.log.info({ event: 'idp.login_succeeded', accountId: account.id, amr: login.amr }, 'signed in');
+    return finish(request, reply, { login });
+  }
+
+  /**
+   * Ends the authorization with `access_denied` (no code, no token): the portal receives the stable
+   * code and the provider's reason in `error_description` and shows its account-disabled page.
+   */
+  async function refuse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    account: IdpAccount,
+    refusal: LoginRefusal,
+    stage: 'password' | 'second_factor',
+  ) {
+    await record(request, {
+      actor: actorOf(account),
+      target: upnOf(account),
+      action: 'idp.login.refused',
+      outcome: 'failure',
+      reason: refusal.code,
+      details: { stage, ...(refusal.reason ? { statusReason: refusal.reason } : {}) },
+    });
+    request.log.info(
+      { event: 'idp.login_refused', accountId: account.id, code: refusal.code, stage },
+      'sign-in refused by the MFA provider',
+    );
+    return finish(request, reply, { error: 'access_denied', error_description: refusalDescription(refusal) });
+  }
+
   /** Grants what the prompt lists as missing (first-party client: no consent screen). */
-  async function grantConsent(details: Awaited<ReturnType<typeof pendingInteraction>>) {
+  async function grantConsent(details: Details) {
     const { accountId } = details.session ?? {};
     const clientId = details.params.client_id;
     if (!accountId || typeof clientId !== 'string') throw new oidcErrors.SessionNotFound('no signed-in account for consent');
@@ -145,8 +215,12 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
     const details = await pendingInteraction(request, reply, uid);
     switch (details.prompt.name) {
       case 'login': {
+        const pending = pendingSecondFactor(details.result);
+        if (pending) return html(reply, 200, secondFactorPage(urls, { action: verifyActionFor(uid), username: pending.upn }));
         const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, MAX_USERNAME) : undefined;
-        return html(reply, 200, loginPage(urls, { action: actionFor(uid), username: hint }));
+        // A password step whose second factor came too late: say why the password is asked again.
+        const expired = hasPendingSecondFactor(details.result) ? { error: LOGIN_MESSAGES.secondFactorExpired } : {};
+        return html(reply, 200, loginPage(urls, { action: actionFor(uid), username: hint, ...expired }));
       }
       case 'consent':
         return finish(request, reply, await grantConsent(details));
@@ -171,7 +245,15 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
       // Unknown users cost the same hash as known ones.
       const valid = await verifyPassword(password, account?.password_hash ?? (await dummyPasswordHash()));
       if (!account || !valid) {
-        request.log.info({ event: 'idp.login_failed', username: username.trim().toLowerCase().slice(0, 64) }, 'sign-in refused');
+        const typed = username.trim().toLowerCase().slice(0, 64);
+        request.log.info({ event: 'idp.login_failed', username: typed }, 'sign-in refused');
+        await record(request, {
+          actor: null,
+          target: account ? upnOf(account) : typed || null,
+          action: 'idp.login.password_failed',
+          outcome: 'failure',
+          reason: 'invalid_credentials',
+        });
         return html(
           reply,
           401,
@@ -180,11 +262,107 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
       }
 
       const step = await loginPolicy(account);
+      await record(request, {
+        actor: actorOf(account),
+        target: upnOf(account),
+        action: 'idp.login.password_ok',
+        outcome: 'success',
+        details: { next: step.kind, ...(step.kind === 'complete' ? { amr: step.login.amr } : {}) },
+      });
       switch (step.kind) {
         case 'complete':
-          request.log.info({ event: 'idp.login_succeeded', accountId: account.id, amr: step.login.amr }, 'signed in');
-          return finish(request, reply, { login: step.login });
+          return completeSignIn(request, reply, account, step.login);
+        case 'refused':
+          return refuse(request, reply, account, step.refusal, 'password');
+        case 'second_factor': {
+          const pending: PendingSecondFactor = { accountId: step.accountId, upn: step.upn, passwordAt: Math.floor(Date.now() / 1000) };
+          // Server-side, in this interaction only: the second page reads it back; resuming with it signs nobody in.
+          await provider.interactionResult(request.raw, reply.raw, pendingResult(pending), { mergeWithLastSubmission: false });
+          return reply.header('cache-control', 'no-store').redirect(pagePath(uid), 303);
+        }
       }
     },
   );
+
+  r.post('/interaction/:uid/verify', { schema: { params: paramsSchema, body: verifyBodySchema } }, async (request, reply) => {
+    const { uid } = request.params;
+    const details = await pendingInteraction(request, reply, uid);
+    if (details.prompt.name !== 'login') throw new oidcErrors.SessionNotFound('no login is pending');
+    if (details.result?.login) {
+      // Already verified (a second submission of the same form): carry on as the first answer did.
+      return reply.header('cache-control', 'no-store').redirect(details.returnTo, 303);
+    }
+    const pending = pendingSecondFactor(details.result);
+    if (!pending) {
+      // No password step in this interaction, or it is too old: the password again, from the start.
+      await provider.interactionResult(request.raw, reply.raw, {}, { mergeWithLastSubmission: false });
+      return html(reply, 400, loginPage(urls, { action: actionFor(uid), error: LOGIN_MESSAGES.secondFactorExpired }));
+    }
+    const page = (status: number, error: string) =>
+      html(reply, status, secondFactorPage(urls, { action: verifyActionFor(uid), username: pending.upn, error }));
+
+    const limit = await secondFactorLimiter(request);
+    if (!limit.isAllowed && limit.isExceeded) {
+      reply.header('retry-after', String(limit.ttlInSeconds));
+      return page(429, SECOND_FACTOR_MESSAGES.tooManyAttempts);
+    }
+
+    const account = await accounts.findById(pending.accountId);
+    if (!account) throw new oidcErrors.SessionNotFound('the account of this sign-in no longer exists');
+    const actor = actorOf(account);
+    const failed = (reason: string, extra: Record<string, unknown> = {}) =>
+      record(request, { actor, target: pending.upn, action: 'idp.login.second_factor_failed', outcome: 'failure', reason, details: extra });
+
+    const input = parsePasscodeInput(request.body.passcode);
+    if (input.kind === 'malformed') {
+      // Not a code at all: said so, not checked, not counted towards the lockout.
+      await failed(VERIFY_FAILURE_CODES.code_invalid, { malformed: true });
+      return page(400, SECOND_FACTOR_MESSAGES.malformed);
+    }
+
+    const result: VerificationResult = await verification.verify({
+      upn: pending.upn,
+      code: input.code,
+      purpose: 'sign_in',
+      methods: ['passcode', 'bypass'],
+      actor,
+      requestId: request.id,
+      clientAddress: request.ip ?? null,
+    });
+
+    if (result.ok) {
+      await record(request, {
+        actor,
+        target: pending.upn,
+        action: 'idp.login.second_factor_ok',
+        outcome: 'success',
+        details: {
+          method: result.method,
+          amr: [...AMR_PASSWORD_AND_MFA],
+          ...(result.deviceId ? { deviceId: result.deviceId } : {}),
+          ...(result.bypassId ? { bypassId: result.bypassId } : {}),
+        },
+      });
+      return completeSignIn(request, reply, account, completeLogin(account, AMR_PASSWORD_AND_MFA));
+    }
+
+    await failed(VERIFY_FAILURE_CODES[result.reason], result.justLocked ? { justLocked: true } : {});
+    if (result.justLocked || result.reason === 'user_locked_out') {
+      return refuse(request, reply, account, { code: 'mfa.user_locked_out', reason: result.statusReason }, 'second_factor');
+    }
+    switch (result.reason) {
+      case 'user_disabled':
+        return refuse(request, reply, account, { code: 'mfa.user_disabled', reason: result.statusReason }, 'second_factor');
+      case 'not_provisioned':
+        return refuse(request, reply, account, { code: 'mfa.user_not_provisioned', reason: null }, 'second_factor');
+      case 'rate_limited':
+        reply.header('retry-after', String(result.retryAfterSeconds));
+        return page(429, SECOND_FACTOR_MESSAGES.tooManyAttempts);
+      case 'no_factor':
+        return page(401, SECOND_FACTOR_MESSAGES.noPasscodeDevice);
+      case 'code_invalid':
+      case 'code_replayed':
+        return page(401, SECOND_FACTOR_MESSAGES.notAccepted);
+    }
+  });
 }

@@ -203,3 +203,29 @@ export interface TokenResponse {
 export async function tokenRequest(browser: TestBrowser, client: Client, form: Record<string, string>): Promise<HttpResponse> {
   return browser.post(`${client.issuer}/token`, { client_id: client.clientId, ...form }, { origin: new URL(client.redirectUri).origin });
 }
+
+/** True when `res` sends the browser to an interaction page of the provider (login or second factor). */
+export function isInteractionRedirect(res: HttpResponse, base: string): boolean {
+  if (res.status < 300 || res.status >= 400 || typeof res.headers.location !== 'string') return false;
+  return /^\/[^?]*\/interaction\/[A-Za-z0-9_-]+$/.test(location(res, base).pathname);
+}
+
+/**
+ * After the password: when the provider asks for the second factor (a redirect to the interaction
+ * page, which then shows the Passcode form), submits `code()`; returns the page and the answer to the
+ * code. `page` is undefined when no second factor was asked for (and `answer` is the password's).
+ */
+export async function answerSecondFactor(
+  browser: TestBrowser,
+  afterPassword: HttpResponse,
+  code: () => string | Promise<string>,
+  base: string,
+): Promise<{ page?: HttpResponse; answer: HttpResponse }> {
+  if (!isInteractionRedirect(afterPassword, base)) return { answer: afterPassword };
+  const url = location(afterPassword, base);
+  const page = await browser.get(url);
+  const action = formAction(page.body);
+  if (page.status !== 200 || !action?.endsWith('/verify'))
+    throw new Error(`no second-factor form: ${page.status} ${page.body.slice(0, 300)}`);
+  return { page, answer: await browser.post(new URL(action, url), { passcode: await code() }) };
+}

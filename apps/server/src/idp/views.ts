@@ -11,6 +11,16 @@ export const LOGIN_MESSAGES = {
   tooManyAttempts: 'Too many sign-in attempts. Wait a minute, then try again.',
   expired: 'This sign-in page has expired. Go back to the portal to start again.',
   failed: 'Sign-in failed. Go back to the portal to start again.',
+  secondFactorExpired: 'Your sign-in took too long. Enter your password again.',
+} as const;
+
+export const SECOND_FACTOR_MESSAGES = {
+  instructions: 'Enter the 6-digit code from your authenticator app or hardware token, or a bypass code.',
+  /** Wrong, already used or expired: the same words, whichever it was. */
+  notAccepted: 'That code was not accepted. Check it and try again.',
+  malformed: 'Enter the 6 digits of a passcode, or the 9 digits of a bypass code.',
+  noPasscodeDevice: 'None of your devices can give a passcode here yet. Enter a bypass code, or contact the service desk.',
+  tooManyAttempts: 'Too many attempts. Wait a minute, then try again.',
 } as const;
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
@@ -69,6 +79,33 @@ ${error}<form method="post" action="${escapeHtml(model.action)}" class="form">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${autofocusPassword}${invalid}>
 <button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+export interface SecondFactorPageModel {
+  action: string;
+  /** Who is signing in (shown, never editable here). */
+  username: string;
+  error?: string;
+}
+
+/** The second step of a sign-in: one passcode field (6-digit passcodes and 9-digit bypass codes). */
+export function secondFactorPage(urls: PageUrls, model: SecondFactorPageModel): string {
+  const invalid = model.error
+    ? ' aria-invalid="true" aria-describedby="passcode-help passcode-error"'
+    : ' aria-describedby="passcode-help"';
+  const error = model.error ? `<p class="error" id="passcode-error" role="alert">${escapeHtml(model.error)}</p>\n` : '';
+  return layout(
+    urls,
+    'Verify it is you',
+    `<h2>Verify it is you</h2>
+<p class="detail">Signing in as <strong>${escapeHtml(model.username)}</strong></p>
+<p class="lead" id="passcode-help">${escapeHtml(SECOND_FACTOR_MESSAGES.instructions)}</p>
+${error}<form method="post" action="${escapeHtml(model.action)}" class="form">
+<label for="passcode">Passcode</label>
+<input id="passcode" name="passcode" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="32" required autofocus${invalid}>
+<button type="submit">Verify</button>
 </form>`,
   );
 }

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { PublicClientApplication, type AuthenticationResult } from '@azure/msal-browser';
+import { PublicClientApplication, ServerError, type AuthenticationResult } from '@azure/msal-browser';
 import { CLAIMS_HEADER, LOGIN_SCOPES, STORAGE_KEY_FIRST_AUTH, STORAGE_KEY_REDIRECT } from '@mfa-portal/shared';
 import { buildMsalConfig } from './msal-config';
+import { toProblem } from './problem';
 import { account, apiInfo, clientInfo, profile, settings } from '../test/fixtures';
 import { renderApp } from '../test/render';
 
@@ -254,6 +255,54 @@ describe('token and profile', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Something went wrong' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Go to the home page' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link')).not.toBeInTheDocument();
+  });
+});
+
+describe('sign-in refused by the identity provider (redirect error)', () => {
+  /** What MSAL throws from handleRedirectPromise for `?error=access_denied&error_description=…`, as start-up keeps it. */
+  const refusal = (description: string) => toProblem(new ServerError('access_denied', 'correlation-id', description));
+
+  it.each([
+    ['mfa.user_disabled: Disabled by the security team', 'Disabled by the security team'],
+    ['mfa.user_locked_out: Too many failed verification attempts', 'Too many failed verification attempts'],
+  ])('sends "%s" to /error/accountdisabled with the reason, without signing in again', async (description, reason) => {
+    const instance = await createClient();
+    const login = vi.spyOn(instance, 'loginRedirect').mockResolvedValue(undefined);
+    await renderApp({ path: '/', instance, shellProps: { initialProblem: refusal(description) } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your account is disabled' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/error\/accountdisabled$/);
+    expect(screen.getByText(`Reason given: ${reason}`)).toBeInTheDocument();
+    expect(login).not.toHaveBeenCalled();
+  });
+
+  it('shows the account-disabled page without a reason when the provider gave none', async () => {
+    const instance = await createClient();
+    vi.spyOn(instance, 'loginRedirect').mockResolvedValue(undefined);
+    await renderApp({ path: '/', instance, shellProps: { initialProblem: refusal('mfa.user_locked_out') } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your account is disabled' })).toBeInTheDocument();
+    expect(screen.queryByText(/Reason given/)).not.toBeInTheDocument();
+  });
+
+  it('sends a user the MFA provider does not know to /error/missingtwofactor', async () => {
+    const instance = await createClient();
+    vi.spyOn(instance, 'loginRedirect').mockResolvedValue(undefined);
+    await renderApp({ path: '/', instance, shellProps: { initialProblem: refusal('mfa.user_not_provisioned') } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Two-factor authentication is not set up for you' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/error/missingtwofactor');
+  });
+
+  it.each([
+    ['access_denied', 'AADSTS50105: The signed in user is not assigned to a role for the application.'],
+    ['access_denied', 'mfa.something_else: whatever'],
+    ['server_error', 'mfa.user_disabled: Disabled by the security team'],
+  ])('keeps the unauthorized page for any other problem (%s, "%s")', async (code, description) => {
+    const instance = await createClient();
+    const login = vi.spyOn(instance, 'loginRedirect').mockResolvedValue(undefined);
+    await renderApp({ path: '/', instance, shellProps: { initialProblem: toProblem(new ServerError(code, 'c', description)) } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'You are not allowed to use this portal' })).toBeInTheDocument();
+    expect(screen.getByText(`Error code for the service desk: ${code}`)).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    expect(login).not.toHaveBeenCalled();
   });
 });
 

@@ -13,7 +13,7 @@ import { ServerErrorPage } from './pages/ServerErrorPage';
 import { UnauthorizedPage } from './pages/UnauthorizedPage';
 import { toProblem } from './problem';
 import { consumeReturnPath, rememberReturnPath } from './return-path';
-import { errorRouteForMfa } from './routes';
+import { errorRouteForMfa, errorRouteForSignInProblem } from './routes';
 import { initialShellState, shellReducer, type ShellProblem } from './shell-state';
 import { claimsFromAccount, fetchUserInfo } from './user-info';
 
@@ -123,7 +123,12 @@ export function AuthShell({ initialProblem, storage = window.sessionStorage }: A
   const userContext = useMemo(() => ({ user, mfaData }), [user, mfaData]);
   const mfaContext = useMemo(() => ({ mfaData, setMfaData }), [mfaData]);
 
-  if (loginProblem) return <UnauthorizedPage problem={loginProblem} />;
+  if (loginProblem) {
+    // The identity provider refused the sign-in itself (disabled or locked out): the page for that, with the reason.
+    const refused = errorRouteForSignInProblem(loginProblem);
+    if (refused) return <Navigate to={refused.to} state={refused.state} replace />;
+    return <UnauthorizedPage problem={loginProblem} />;
+  }
   if (!account) return <Spinner label={t('status.authenticating')} />;
 
   switch (state.status) {

@@ -1,5 +1,6 @@
 import type { MfaData } from '@mfa-portal/shared';
 import type { AccountDisabledState } from './pages/AccountDisabledPage';
+import type { ShellProblem } from './shell-state';
 
 /** The shell's exact-match routes (spec §2). Everything else is the main application. */
 export const ROUTES = {
@@ -22,6 +23,37 @@ export function errorRouteForMfa(mfa: Pick<MfaData, 'status' | 'statusReason'>):
     case 'locked_out':
       return { to: ROUTES.accountDisabled, state: { reason: mfa.statusReason } };
     case 'not_provisioned':
+      return { to: ROUTES.missingTwoFactor };
+    default:
+      return null;
+  }
+}
+
+/** The OAuth error with which the identity provider refuses a sign-in. */
+export const SIGN_IN_REFUSED_ERROR = 'access_denied';
+
+/**
+ * `error_description` of a sign-in the embedded identity provider refused after the password:
+ * `<code>` or `<code>: <reason>`, the code a stable MFA error code (see the server's
+ * `idp/second-factor.ts`, `refusalDescription`). Other descriptions (e.g. Entra's `AADSTS…`) do not match.
+ */
+const REFUSAL_DESCRIPTION = /^(mfa\.[a-z_]+)(?::\s*([\s\S]*))?$/;
+
+/**
+ * Where a sign-in refused by the identity provider (MSAL's error from the redirect response, as a
+ * ShellProblem) sends the user: disabled or locked out → the account-disabled page with the reason;
+ * not provisioned → the missing-two-factor page. Null for any other problem (the unauthorized page).
+ */
+export function errorRouteForSignInProblem(problem: ShellProblem): { to: string; state?: AccountDisabledState } | null {
+  if (problem.code !== SIGN_IN_REFUSED_ERROR) return null;
+  const match = REFUSAL_DESCRIPTION.exec(problem.message.trim());
+  if (!match) return null;
+  const reason = match[2]?.trim() || null;
+  switch (match[1]) {
+    case 'mfa.user_disabled':
+    case 'mfa.user_locked_out':
+      return { to: ROUTES.accountDisabled, state: { reason } };
+    case 'mfa.user_not_provisioned':
       return { to: ROUTES.missingTwoFactor };
     default:
       return null;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
-import { PublicClientApplication, type IPublicClientApplication } from '@azure/msal-browser';
+import { PublicClientApplication, ServerError, type IPublicClientApplication } from '@azure/msal-browser';
 import { App } from './App';
 import { buildMsalConfig, validateAuthority } from './msal-config';
 import { startUp } from './startup';
@@ -96,5 +96,19 @@ describe('start-up', () => {
       },
     });
     expect(result).toMatchObject({ kind: 'ready', redirectProblem: { code: 'state_mismatch' } });
+  });
+
+  it("keeps a sign-in refused by the identity provider with its error and description (MSAL's ServerError)", async () => {
+    const result = await startUp({
+      loadSettings: async () => settings,
+      createClient: (s) => {
+        const instance = new PublicClientApplication(buildMsalConfig(s.clientInfo));
+        vi.spyOn(instance, 'handleRedirectPromise').mockRejectedValue(
+          new ServerError('access_denied', 'correlation-id', 'mfa.user_disabled: Disabled by the security team'),
+        );
+        return instance;
+      },
+    });
+    expect(result).toMatchObject({ kind: 'ready', redirectProblem: { code: 'access_denied', message: 'mfa.user_disabled: Disabled by the security team' } });
   });
 });
