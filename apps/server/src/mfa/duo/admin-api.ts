@@ -1,0 +1,115 @@
+import { MAX_BYPASS_VALIDITY_SECONDS } from '@mfa-portal/shared';
+import type { DuoClient } from './client.js';
+import type {
+  DuoActivation,
+  DuoBypassCode,
+  DuoPhone,
+  DuoSmsActivation,
+  DuoToken,
+  DuoUser,
+  DuoVerificationPush,
+  DuoVerificationPushResponse,
+} from './types.js';
+
+/**
+ * The Duo Admin API v1 endpoints the portal uses, typed. Each wrapper is one documented call; lists
+ * are read to their end (DuoClient.getAll). Path parameters are Duo ids, percent-encoded all the same.
+ */
+
+/** Duo's bounds on bypass codes, and the portal's (never "forever", never unlimited uses). */
+export const DUO_MAX_BYPASS_COUNT = 10;
+export const DUO_MAX_BYPASS_VALID_SECS = MAX_BYPASS_VALIDITY_SECONDS;
+
+const id = (value: string) => encodeURIComponent(value);
+
+export interface CreateBypassCodesParams {
+  count: number;
+  validSecs: number;
+  reuseCount: number;
+  preserveExisting: boolean;
+}
+
+export type DuoAdminApi = ReturnType<typeof duoAdminApi>;
+
+export function duoAdminApi(client: DuoClient) {
+  return {
+    /** `GET /admin/v1/users?username=`: the user with that username or alias, or null. */
+    async findUserByUsername(username: string): Promise<DuoUser | null> {
+      const users = await client.request<DuoUser[]>('GET', '/admin/v1/users', { params: { username } });
+      return Array.isArray(users) ? (users[0] ?? null) : null;
+    },
+
+    // --- phones ---
+    listUserPhones: (userId: string) => client.getAll<DuoPhone>(`/admin/v1/users/${id(userId)}/phones`),
+    createPhone: (input: { number: string; name: string; type: 'mobile' | 'landline'; platform: string }) =>
+      client.request<DuoPhone>('POST', '/admin/v1/phones', {
+        params: { number: input.number, name: input.name, type: input.type, platform: input.platform },
+      }),
+    associatePhone: (userId: string, phoneId: string) =>
+      client.request<string>('POST', `/admin/v1/users/${id(userId)}/phones`, { params: { phone_id: phoneId } }),
+    disassociatePhone: (userId: string, phoneId: string) =>
+      client.request<string>('DELETE', `/admin/v1/users/${id(userId)}/phones/${id(phoneId)}`),
+    /** `GET /admin/v1/phones/{id}`: the phone with every user it is associated with. */
+    getPhone: (phoneId: string) => client.request<DuoPhone>('GET', `/admin/v1/phones/${id(phoneId)}`),
+    renamePhone: (phoneId: string, name: string) =>
+      client.request<DuoPhone>('POST', `/admin/v1/phones/${id(phoneId)}`, { params: { name } }),
+    deletePhone: (phoneId: string) => client.request<string>('DELETE', `/admin/v1/phones/${id(phoneId)}`),
+    /** Activation link and QR code for Duo Mobile (`install=1` adds the install link). */
+    createActivationUrl: (phoneId: string, opts: { validSecs: number; install: boolean }) =>
+      client.request<DuoActivation>('POST', `/admin/v1/phones/${id(phoneId)}/activation_url`, {
+        params: { valid_secs: opts.validSecs, install: opts.install ? 1 : 0 },
+      }),
+    sendSmsActivation: (phoneId: string, opts: { validSecs: number; install: boolean }) =>
+      client.request<DuoSmsActivation>('POST', `/admin/v1/phones/${id(phoneId)}/send_sms_activation`, {
+        params: { valid_secs: opts.validSecs, install: opts.install ? 1 : 0 },
+      }),
+
+    // --- hardware tokens ---
+    listUserTokens: (userId: string) => client.getAll<DuoToken>(`/admin/v1/users/${id(userId)}/tokens`),
+    /** `GET /admin/v1/tokens?type=&serial=`: the token(s) of that type and serial. */
+    findTokens: (type: string, serial: string) => client.getAll<DuoToken>('/admin/v1/tokens', { type, serial }),
+    /** Three consecutive codes of the token; Duo answers 400 when they do not resynchronise it. */
+    resyncToken: (tokenId: string, codes: readonly [string, string, string]) =>
+      client.request<string>('POST', `/admin/v1/tokens/${id(tokenId)}/resync`, {
+        params: { code1: codes[0], code2: codes[1], code3: codes[2] },
+      }),
+    associateToken: (userId: string, tokenId: string) =>
+      client.request<string>('POST', `/admin/v1/users/${id(userId)}/tokens`, { params: { token_id: tokenId } }),
+    disassociateToken: (userId: string, tokenId: string) =>
+      client.request<string>('DELETE', `/admin/v1/users/${id(userId)}/tokens/${id(tokenId)}`),
+
+    // --- bypass codes ---
+    /**
+     * New random codes. The portal's rules are checked again here, whatever the caller did: 1–10
+     * codes, a validity of 1 s to 7 days (never 0, Duo's "forever"), a reuse count of at least 1
+     * (never 0, Duo's "unlimited"), and `preserve_existing` always sent (Duo's default deletes them).
+     */
+    async createBypassCodes(userId: string, p: CreateBypassCodesParams): Promise<string[]> {
+      if (!Number.isInteger(p.count) || p.count < 1 || p.count > DUO_MAX_BYPASS_COUNT)
+        throw new RangeError('bypass code count must be 1 to 10');
+      if (!Number.isInteger(p.validSecs) || p.validSecs < 1 || p.validSecs > DUO_MAX_BYPASS_VALID_SECS)
+        throw new RangeError('bypass code validity must be 1 s to 7 days');
+      if (!Number.isInteger(p.reuseCount) || p.reuseCount < 1) throw new RangeError('bypass code reuse count must be at least 1');
+      return client.request<string[]>('POST', `/admin/v1/users/${id(userId)}/bypass_codes`, {
+        params: {
+          count: p.count,
+          valid_secs: p.validSecs,
+          reuse_count: p.reuseCount,
+          preserve_existing: p.preserveExisting ? 'true' : 'false',
+        },
+      });
+    },
+    listBypassCodes: (userId: string) => client.getAll<DuoBypassCode>(`/admin/v1/users/${id(userId)}/bypass_codes`),
+    deleteBypassCode: (bypassCodeId: string) => client.request<string>('DELETE', `/admin/v1/bypass_codes/${id(bypassCodeId)}`),
+
+    // --- helpdesk verification push ---
+    sendVerificationPush: (userId: string, phoneId: string) =>
+      client.request<DuoVerificationPush>('POST', `/admin/v1/users/${id(userId)}/send_verification_push`, {
+        params: { phone_id: phoneId },
+      }),
+    verificationPushResponse: (userId: string, pushId: string) =>
+      client.request<DuoVerificationPushResponse>('GET', `/admin/v1/users/${id(userId)}/verification_push_response`, {
+        params: { push_id: pushId },
+      }),
+  };
+}

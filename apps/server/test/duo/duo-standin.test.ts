@@ -1,0 +1,235 @@
+import https from 'node:https';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuoClient } from '../../src/mfa/duo/client.js';
+import { DuoApiError } from '../../src/mfa/duo/errors.js';
+import { canonParams, formatDuoDate, signRequest } from '../../src/mfa/duo/signing.js';
+import type { DuoStandin } from './duo-standin.js';
+import { clientsFor, startStandin } from './support.js';
+
+/**
+ * The Duo stand-in itself: it must refuse what Duo refuses (bad signatures, stale dates, the wrong
+ * integration, bad parameters), or the contract suite proves nothing.
+ */
+
+let standin: DuoStandin;
+beforeAll(async () => {
+  standin = await startStandin({ maxLimit: 2 });
+});
+afterAll(() => standin.close());
+
+/** A raw request with full control over what is signed and sent. */
+function raw(opts: {
+  method: string;
+  path: string;
+  params?: Record<string, string>;
+  date?: Date;
+  skey?: string;
+  ikey?: string;
+  authorization?: string | null;
+  signedPath?: string;
+  signedParams?: Record<string, string>;
+}) {
+  const params = opts.params ?? {};
+  const date = formatDuoDate(opts.date ?? new Date());
+  const authorization =
+    opts.authorization === undefined
+      ? signRequest({
+          integrationKey: opts.ikey ?? standin.admin.integrationKey,
+          secretKey: opts.skey ?? standin.admin.secretKey,
+          version: 2,
+          date,
+          method: opts.method as 'GET',
+          host: standin.host,
+          path: opts.signedPath ?? opts.path,
+          params: opts.signedParams ?? params,
+        })
+      : opts.authorization;
+  const isGet = opts.method === 'GET' || opts.method === 'DELETE';
+  const body = isGet ? undefined : canonParams(params);
+  const url = new URL(`${standin.url}${opts.path}${isGet && Object.keys(params).length ? `?${canonParams(params)}` : ''}`);
+  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const req = https.request(
+      url,
+      {
+        method: opts.method,
+        ca: standin.caPem!,
+        headers: {
+          date,
+          ...(authorization ? { authorization } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+describe('Duo stand-in: request authentication', () => {
+  it('accepts a correctly signed request', async () => {
+    const res = await raw({ method: 'GET', path: '/admin/v1/users', params: { username: 'nobody' } });
+    expect(res).toEqual({ status: 200, body: { stat: 'OK', response: [], metadata: { total_objects: 0 } } });
+  });
+
+  it('401 40103 for a wrong secret key, a tampered parameter or another path', async () => {
+    const fail = { stat: 'FAIL', code: 40103, message: 'Invalid signature in request credentials' };
+    expect(await raw({ method: 'GET', path: '/admin/v1/users', skey: 'x'.repeat(40) })).toEqual({ status: 401, body: fail });
+    expect(
+      await raw({ method: 'GET', path: '/admin/v1/users', params: { username: 'mallory' }, signedParams: { username: 'bob' } }),
+    ).toEqual({ status: 401, body: fail });
+    expect(await raw({ method: 'GET', path: '/admin/v1/users', signedPath: '/admin/v1/tokens' })).toEqual({ status: 401, body: fail });
+  });
+
+  it('401 for a Date more than 300 s away; accepted within', async () => {
+    expect(await raw({ method: 'GET', path: '/admin/v1/users', date: new Date(Date.now() - 301_000) })).toMatchObject({
+      status: 401,
+      body: { code: 40105 },
+    });
+    expect(await raw({ method: 'GET', path: '/admin/v1/users', date: new Date(Date.now() + 301_000) })).toMatchObject({
+      status: 401,
+      body: { code: 40105 },
+    });
+    expect(await raw({ method: 'GET', path: '/admin/v1/users', date: new Date(Date.now() - 290_000) })).toMatchObject({ status: 200 });
+  });
+
+  it('401 without credentials or with an unknown integration key', async () => {
+    expect(await raw({ method: 'GET', path: '/admin/v1/users', authorization: null })).toMatchObject({
+      status: 401,
+      body: { code: 40101 },
+    });
+    expect(await raw({ method: 'GET', path: '/admin/v1/users', ikey: 'DIXXXXXXXXXXXXXXXXXX' })).toMatchObject({
+      status: 401,
+      body: { code: 40102 },
+    });
+  });
+
+  it('403 for the Auth API key on the Admin API and the other way round', async () => {
+    expect(
+      await raw({ method: 'GET', path: '/admin/v1/users', ikey: standin.auth.integrationKey, skey: standin.auth.secretKey }),
+    ).toMatchObject({ status: 403, body: { code: 40301 } });
+    expect(await raw({ method: 'POST', path: '/auth/v2/preauth', params: { username: 'x' } })).toMatchObject({
+      status: 403,
+      body: { code: 40301 },
+    });
+  });
+
+  it('accepts v5 with a JSON body, and v5 on GET', async () => {
+    const { admin } = clientsFor(standin, { signatureVersion: 5 });
+    const phone = await admin.request<{ phone_id: string; name: string }>('POST', '/admin/v1/phones', {
+      params: { number: '+15555550999', name: 'JSON phone', type: 'mobile', platform: 'google android' },
+    });
+    expect(phone).toMatchObject({ name: 'JSON phone', platform: 'Google Android', type: 'Mobile' });
+    expect(standin.requests.at(-1)).toMatchObject({ signatureVersion: 5, contentType: 'application/json' });
+    await admin.request('GET', `/admin/v1/phones/${phone.phone_id}`);
+    expect(standin.requests.at(-1)).toMatchObject({ signatureVersion: 5, status: 200 });
+  });
+
+  it('refuses a v5 request whose body was changed after signing', async () => {
+    const { admin } = clientsFor(standin, {
+      signatureVersion: 5,
+      transport: async (req) => {
+        const tampered = { ...req, body: req.body!.replace('Nice', 'Evil') };
+        return new Promise((resolve, reject) => {
+          const r = https.request(
+            tampered.url,
+            {
+              method: req.method,
+              headers: { ...req.headers, 'content-length': String(Buffer.byteLength(tampered.body)) },
+              ca: standin.caPem!,
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (c) => (text += c));
+              res.on('end', () => resolve({ status: res.statusCode!, headers: {}, body: text }));
+            },
+          );
+          r.on('error', reject);
+          r.end(tampered.body);
+        });
+      },
+    });
+    const err = await admin.request('POST', '/admin/v1/phones', { params: { name: 'Nice' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DuoApiError);
+    expect(err).toMatchObject({ httpStatus: 401, duoCode: 40103 });
+  });
+});
+
+describe('Duo stand-in: parameters and shapes', () => {
+  it('400 40002 for bypass codes outside Duo’s bounds, 40001 for a missing parameter', async () => {
+    const user = standin.addUser({ username: 'params@example.com' });
+    const path = `/admin/v1/users/${user.user_id}/bypass_codes`;
+    expect(await raw({ method: 'POST', path, params: { count: '11' } })).toMatchObject({
+      status: 400,
+      body: { code: 40002, message: 'Invalid request parameters', message_detail: 'count' },
+    });
+    expect(await raw({ method: 'POST', path, params: { count: '0' } })).toMatchObject({
+      status: 400,
+      body: { code: 40002, message_detail: 'count' },
+    });
+    expect(await raw({ method: 'POST', path, params: { count: '1', valid_secs: '-5' } })).toMatchObject({
+      status: 400,
+      body: { message_detail: 'valid_secs' },
+    });
+    expect(await raw({ method: 'POST', path, params: { count: '1', reuse_count: 'x' } })).toMatchObject({
+      status: 400,
+      body: { message_detail: 'reuse_count' },
+    });
+    expect(await raw({ method: 'POST', path, params: { count: '1', preserve_existing: 'maybe' } })).toMatchObject({
+      status: 400,
+      body: { message_detail: 'preserve_existing' },
+    });
+    expect(await raw({ method: 'POST', path: `/admin/v1/users/${user.user_id}/phones` })).toMatchObject({
+      status: 400,
+      body: { code: 40001, message_detail: 'phone_id' },
+    });
+    expect(await raw({ method: 'GET', path: '/admin/v1/users/DUNOSUCHUSER0000000' })).toMatchObject({ status: 404, body: { code: 40401 } });
+  });
+
+  it('without preserve_existing, Duo’s default deletes the existing codes', async () => {
+    const user = standin.addUser({ username: 'default@example.com' });
+    const path = `/admin/v1/users/${user.user_id}/bypass_codes`;
+    await raw({ method: 'POST', path, params: { count: '3', valid_secs: '600' } });
+    await raw({ method: 'POST', path, params: { count: '1', valid_secs: '600' } });
+    expect(standin.liveBypassCodes(user.user_id)).toHaveLength(1);
+    await raw({ method: 'POST', path, params: { count: '2', valid_secs: '600', preserve_existing: 'true' } });
+    expect(standin.liveBypassCodes(user.user_id)).toHaveLength(3);
+  });
+
+  it('pages lists with limit, offset and next_offset', async () => {
+    const user = standin.addUser({ username: 'pager@example.com' });
+    for (let i = 0; i < 5; i += 1) standin.addPhone({ userId: user.user_id, number: `+1555555070${i}` });
+    const first = await raw({ method: 'GET', path: `/admin/v1/users/${user.user_id}/phones`, params: { limit: '100', offset: '0' } });
+    expect(first.body.response).toHaveLength(2);
+    expect(first.body.metadata).toEqual({ total_objects: 5, next_offset: 2 });
+    const last = await raw({ method: 'GET', path: `/admin/v1/users/${user.user_id}/phones`, params: { limit: '2', offset: '4' } });
+    expect(last.body.response).toHaveLength(1);
+    expect(last.body.metadata).toEqual({ total_objects: 5, prev_offset: 2 });
+    expect(await raw({ method: 'GET', path: `/admin/v1/users/${user.user_id}/phones`, params: { limit: '0' } })).toMatchObject({
+      status: 400,
+      body: { message_detail: 'limit' },
+    });
+    const all = await new DuoClient({
+      integrationKey: standin.admin.integrationKey,
+      secretKey: standin.admin.secretKey,
+      apiHost: standin.host,
+      baseUrl: standin.url,
+      ca: standin.caPem!,
+    }).getAll(`/admin/v1/users/${user.user_id}/phones`);
+    expect(all).toHaveLength(5);
+  });
+
+  it('answers 429 or 5xx the number of times it is told', async () => {
+    standin.failNext({ times: 2, status: 429, path: /^\/admin\/v1\/users$/, retryAfter: '1' });
+    expect(await raw({ method: 'GET', path: '/admin/v1/users' })).toMatchObject({ status: 429, body: { stat: 'FAIL', code: 42901 } });
+    expect(await raw({ method: 'GET', path: '/admin/v1/users' })).toMatchObject({ status: 429 });
+    expect(await raw({ method: 'GET', path: '/admin/v1/users' })).toMatchObject({ status: 200 });
+    standin.failNext({ times: 1, status: 503 });
+    expect(await raw({ method: 'GET', path: '/admin/v1/users' })).toMatchObject({ status: 503, body: { stat: 'FAIL' } });
+  });
+});
