@@ -15,13 +15,17 @@ describe('seedDemoStaff', () => {
     await database?.close();
   });
 
-  it('creates the six demo accounts of the identity provider with the given password', async () => {
+  it('creates the demo accounts of the identity provider with the given password', async () => {
     const accounts = await database.db.selectFrom('idp_account').selectAll().orderBy('username').execute();
     expect(accounts.map((a) => [a.username, a.email, a.given_name, a.family_name, a.roles])).toEqual([
       ['admin@example.com', 'admin@example.com', 'Ada', 'Admin', ['Solution Administrator']],
       ['alice@example.com', 'alice@example.com', 'Alice', 'Anders', []],
       ['bob@example.com', 'bob@example.com', 'Bob', 'Brown', []],
+      ['carol@example.com', 'carol@example.com', 'Carol', 'Clark', []],
+      ['dave@example.com', 'dave@example.com', 'Dave', 'Dunn', []],
       ['disabled@example.com', 'disabled@example.com', 'Dan', 'Disabled', []],
+      ['erin@example.com', 'erin@example.com', 'Erin', 'Ellis', []],
+      ['frank@example.com', 'frank@example.com', 'Frank', 'Fisher', []],
       ['helpdesk@example.com', 'helpdesk@example.com', 'Hana', 'Helpdesk', ['Helpdesk Administrator']],
       ['nomfa@example.com', 'nomfa@example.com', 'Nora', 'Nomfa', []],
     ]);
@@ -38,12 +42,16 @@ describe('seedDemoStaff', () => {
       { username: 'admin@example.com', status: 'active', status_reason: null, real_name: 'Ada Admin' },
       { username: 'alice@example.com', status: 'active', status_reason: null, real_name: 'Alice Anders' },
       { username: 'bob@example.com', status: 'active', status_reason: null, real_name: 'Bob Brown' },
+      { username: 'carol@example.com', status: 'active', status_reason: null, real_name: 'Carol Clark' },
+      { username: 'dave@example.com', status: 'active', status_reason: null, real_name: 'Dave Dunn' },
       { username: 'disabled@example.com', status: 'disabled', status_reason: 'Disabled by the security team', real_name: 'Dan Disabled' },
+      { username: 'erin@example.com', status: 'active', status_reason: null, real_name: 'Erin Ellis' },
+      { username: 'frank@example.com', status: 'active', status_reason: null, real_name: 'Frank Fisher' },
       { username: 'helpdesk@example.com', status: 'active', status_reason: null, real_name: 'Hana Helpdesk' },
     ]);
   });
 
-  it('gives bob a phone and a D100 token, helpdesk@ and admin@ a phone each, alice none', async () => {
+  it('gives bob a phone and a D100 token, helpdesk@ and admin@ a phone and a demo token each, alice none', async () => {
     const devices = await database.db
       .selectFrom('mfa_device')
       .innerJoin('mfa_user', 'mfa_user.id', 'mfa_device.user_id')
@@ -74,8 +82,9 @@ describe('seedDemoStaff', () => {
         token_type: 'Duo D100',
       },
     ]);
-    expect(of('helpdesk@example.com').map((d) => d.kind)).toEqual(['phone']);
-    expect(of('admin@example.com').map((d) => d.kind)).toEqual(['phone']);
+    // Protected accounts cannot add a factor themselves: they start with a demo token they can sign in with.
+    expect(of('helpdesk@example.com').map((d) => [d.kind, d.serial])).toEqual([['phone', null], ['hardware_token', 'D100-0005']]);
+    expect(of('admin@example.com').map((d) => [d.kind, d.serial])).toEqual([['phone', null], ['hardware_token', 'D100-0006']]);
     expect(of('alice@example.com')).toEqual([]);
     expect(of('disabled@example.com')).toEqual([]);
   });

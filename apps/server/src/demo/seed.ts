@@ -22,6 +22,12 @@ export interface DemoStaffMember {
   mfa?: { status: MfaUserStatus; statusReason?: string; devices: DemoDevice[] };
 }
 
+/**
+ * A demo Duo D100 token: its seed is public (see mfa/builtin/demo-tokens.ts), so a person trying the
+ * portal can read its codes with `npm run demo:codes`, and the tests can compute them.
+ */
+const d100 = (serial: string): DemoDevice => ({ kind: 'hardware_token', name: 'Duo D100 token', capabilities: ['passcode'], serial, token_type: 'Duo D100' });
+
 const phone = (name: string, phoneNumber: string, platform: string): DemoDevice => ({
   kind: 'phone',
   name,
@@ -39,10 +45,7 @@ export const DEMO_STAFF: readonly DemoStaffMember[] = [
     roles: [],
     mfa: {
       status: 'active',
-      devices: [
-        phone('iPhone 15', '+15555550123', 'iOS'),
-        { kind: 'hardware_token', name: 'Duo D100 token', capabilities: ['passcode'], serial: 'D100-0001', token_type: 'Duo D100' },
-      ],
+      devices: [phone('iPhone 15', '+15555550123', 'iOS'), d100('D100-0001')],
     },
   },
   {
@@ -50,14 +53,14 @@ export const DEMO_STAFF: readonly DemoStaffMember[] = [
     givenName: 'Hana',
     familyName: 'Helpdesk',
     roles: [ROLE_HELPDESK],
-    mfa: { status: 'active', devices: [phone('Pixel 8', '+15555550124', 'Android')] },
+    mfa: { status: 'active', devices: [phone('Pixel 8', '+15555550124', 'Android'), d100('D100-0005')] },
   },
   {
     email: 'admin@example.com',
     givenName: 'Ada',
     familyName: 'Admin',
     roles: [ROLE_SOLUTION_ADMIN],
-    mfa: { status: 'active', devices: [phone('iPhone 14', '+15555550125', 'iOS')] },
+    mfa: { status: 'active', devices: [phone('iPhone 14', '+15555550125', 'iOS'), d100('D100-0006')] },
   },
   {
     email: 'disabled@example.com',
@@ -67,6 +70,18 @@ export const DEMO_STAFF: readonly DemoStaffMember[] = [
     mfa: { status: 'disabled', statusReason: 'Disabled by the security team', devices: [] },
   },
   { email: 'nomfa@example.com', givenName: 'Nora', familyName: 'Nomfa', roles: [] },
+  // Staff for the self-service end-to-end journeys (e2e/tests/staff-*.spec.ts), one per journey whose
+  // state matters, so the journeys neither depend on nor disturb each other (or alice and bob).
+  { email: 'carol@example.com', givenName: 'Carol', familyName: 'Clark', roles: [], mfa: { status: 'active', devices: [] } },
+  { email: 'dave@example.com', givenName: 'Dave', familyName: 'Dunn', roles: [], mfa: { status: 'active', devices: [] } },
+  {
+    email: 'erin@example.com',
+    givenName: 'Erin',
+    familyName: 'Ellis',
+    roles: [],
+    mfa: { status: 'active', devices: [phone('Old phone', '+15555550126', 'Android'), d100('D100-0004')] },
+  },
+  { email: 'frank@example.com', givenName: 'Frank', familyName: 'Fisher', roles: [], mfa: { status: 'active', devices: [] } },
 ];
 
 /** Seeds the demo staff on the first start; does nothing on later starts. */
