@@ -13,6 +13,7 @@ import { createMfaProvider, type MfaProvider } from './mfa/index.js';
 import { createVerificationService } from './mfa/verification.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
+import { directoryRepository } from './modules/admin/directory.repository.js';
 import { apiRoutes } from './modules/me/api.routes.js';
 import { localesRoutes } from './modules/locales/locales.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -139,7 +140,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('mfa', mfa);
 
   await app.register(settingsRoutes, { prefix: config.basePath.replace(/\/$/, ''), config });
-  await app.register(accountRoutes, { prefix: config.basePath.replace(/\/$/, ''), config, verify, mfa });
+  await app.register(accountRoutes, { prefix: config.basePath.replace(/\/$/, ''), config, verify, mfa, directory: directoryRepository(database.db) });
   await app.register(apiRoutes, { prefix: config.basePath.replace(/\/$/, ''), config, verify, mfa, db: database.db, audit, verification });
   await app.register(localesRoutes, { prefix: config.basePath.replace(/\/$/, ''), db: database.db, localesDir: opts.localesDir ?? defaultLocalesDir });
   await app.register(webRoutes, { config, webRoot: opts.webRoot ?? webDistDir });

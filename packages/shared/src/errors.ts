@@ -44,6 +44,12 @@ export const ERROR_CODES = [
   'bypass.validity_too_long',
   'bypass.validity_invalid',
   'bypass.reuse_out_of_range',
+  'auth.protected_account',
+  'admin.user_not_found',
+  'token.not_assigned',
+  'token.assigned',
+  'token.retired',
+  'token.import_invalid',
   'server.internal',
 ] as const;
 

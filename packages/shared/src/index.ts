@@ -4,3 +4,4 @@ export * from './roles.js';
 export * from './settings.js';
 export * from './profile.js';
 export * from './mfa-api.js';
+export * from './admin-api.js';

@@ -140,6 +140,16 @@ export interface AuditHeadTable {
   updated_at: Generated<Date>;
 }
 
+// --- directory (0005): roles of each user as last seen ---
+export interface DirectoryUserTable {
+  upn: string;
+  display_name: Generated<string>;
+  email: Generated<string>;
+  /** null: never seen (the policy treats the account as protected). */
+  roles: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  last_seen_at: NullableTimestamp;
+}
+
 export interface Database {
   app_secret: AppSecretTable;
   missing_translation: MissingTranslationTable;
@@ -153,4 +163,5 @@ export interface Database {
   step_up: StepUpTable;
   audit_event: AuditEventTable;
   audit_head: AuditHeadTable;
+  directory_user: DirectoryUserTable;
 }

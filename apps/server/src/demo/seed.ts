@@ -114,6 +114,12 @@ export async function seedDemoStaff(db: Kysely<Database>, opts: { password: stri
         })
         .onConflict((oc) => oc.column('username').doNothing())
         .execute();
+      // Their roles are known to the portal from the start (admin pages need them).
+      await trx
+        .insertInto('directory_user')
+        .values({ upn: username, display_name: `${member.givenName} ${member.familyName}`, email: username, roles: member.roles })
+        .onConflict((oc) => oc.column('upn').doNothing())
+        .execute();
 
       if (!member.mfa) continue;
       const user = await trx

@@ -59,6 +59,25 @@ export interface MfaProvider {
   /** Live codes (not revoked, not expired, uses left), oldest first: metadata only. */
   listBypassCodes(username: string, opts?: { now?: Date }): Promise<BypassCodeInfo[]>;
   revokeBypassCode(username: string, id: string, opts?: { now?: Date }): Promise<BypassCodeInfo>;
+
+  // --- administration (issue 5): an administrator calls these for another user ---
+  /** Provisioned users whose username, email or real name contains `query` (case-insensitive), by username. */
+  searchUsers(query: string, page: { cursor?: string; limit: number }): Promise<MfaUserPage>;
+  /** Ends a lockout (by policy or administrative): the account reads as active again, failures reset. */
+  unlockUser(username: string, opts?: { now?: Date }): Promise<MfaAccount>;
+}
+
+export interface MfaUserSummary {
+  username: string;
+  email: string;
+  realName: string;
+  status: Exclude<MfaStatus, 'not_provisioned'>;
+}
+
+export interface MfaUserPage {
+  users: MfaUserSummary[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: string | null;
 }
 
 export interface MfaAccount {

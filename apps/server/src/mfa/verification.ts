@@ -11,7 +11,8 @@ import { MfaError, type MfaProvider, type VerifyFailure, type VerifyMethod, type
  * attempt, refused ones included. Never a code in the audit log.
  */
 
-export type VerificationPurpose = 'step_up' | 'device_test' | 'sign_in';
+/** `admin_verify_identity`: a helpdesk member checks a caller's passcode before acting for them (issue 5). */
+export type VerificationPurpose = 'step_up' | 'device_test' | 'sign_in' | 'admin_verify_identity';
 
 export interface VerificationRequest {
   upn: string;

@@ -438,5 +438,40 @@ export function createBuiltinProvider(db: Kysely<Database>, options: BuiltinProv
       if (!row) throw new MfaError('bypass_not_found');
       return toBypassInfo(row);
     },
+
+    async searchUsers(query, page) {
+      const rows = await repo.searchUsers(query, page.cursor ?? null, page.limit + 1);
+      const users = rows.slice(0, page.limit).map((u) => ({
+        username: u.username,
+        email: u.email,
+        realName: u.real_name,
+        status: effectiveStatus(u, new Date()).status,
+      }));
+      return { users, nextCursor: rows.length > page.limit ? (users[users.length - 1]?.username ?? null) : null };
+    },
+
+    async unlockUser(username, opts = {}) {
+      const now = opts.now ?? new Date();
+      return tx(async (r) => {
+        const user = await r.lockUserByUsername(username);
+        if (!user) throw new MfaError('not_provisioned');
+        // A disabled account stays disabled: unlocking ends lockouts only.
+        if (user.status === 'locked_out' || user.failed_attempts !== 0 || user.locked_until !== null) {
+          await r.updateUser(user.id, {
+            ...(user.status === 'locked_out' ? { status: 'active', status_reason: null } : {}),
+            failed_attempts: 0,
+            locked_until: null,
+            updated_at: now,
+          });
+        }
+        const status = user.status === 'locked_out' ? 'active' : user.status;
+        return {
+          status,
+          statusReason: status === user.status ? user.status_reason : null,
+          lockedUntil: null,
+          deviceCount: await r.countDevices(user.id),
+        };
+      });
+    },
   };
 }

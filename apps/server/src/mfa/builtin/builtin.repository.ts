@@ -23,6 +23,25 @@ export function builtinRepository(db: Kysely<Database>) {
         .forUpdate()
         .executeTakeFirst();
     },
+    /** Users whose username, email or real name contains `query`, by username, after `afterUsername`. */
+    searchUsers(query: string, afterUsername: string | null, limit: number) {
+      const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      let q = db
+        .selectFrom('mfa_user')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb(sql`lower(username)`, 'like', pattern),
+            eb(sql`lower(email)`, 'like', pattern),
+            eb(sql`lower(real_name)`, 'like', pattern),
+          ]),
+        );
+      if (afterUsername !== null) q = q.where(sql`lower(username)`, '>', afterUsername.toLowerCase());
+      return q
+        .orderBy(sql`lower(username)`)
+        .limit(limit)
+        .execute();
+    },
     updateUser(userId: string, values: Updateable<MfaUserTable>) {
       return db.updateTable('mfa_user').set(values).where('id', '=', userId).execute();
     },

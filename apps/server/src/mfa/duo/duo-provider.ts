@@ -564,6 +564,22 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
       return toBypassInfo(code);
     },
 
+    async searchUsers(query, page) {
+      // Duo's Admin API looks users up by exact username (or alias), not by part of a name: the portal
+      // offers that exact match, on one page.
+      if (page.cursor) return { users: [], nextCursor: null };
+      const user = await findUser(query.trim());
+      if (!user) return { users: [], nextCursor: null };
+      return {
+        users: [{ username: user.username, email: user.email ?? '', realName: user.realname ?? '', status: statusOf(user).status }],
+        nextCursor: null,
+      };
+    },
+
+    async unlockUser() {
+      throw notSupported('Unlock the user in the Duo Admin Panel (Users › the user › Status: Active).');
+    },
+
     duo: {
       async addPhone(username, input, opts) {
         const number = input.number.replace(/[\s().-]/g, '');

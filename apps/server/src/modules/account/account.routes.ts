@@ -5,9 +5,10 @@ import type { AppConfig } from '../../config.js';
 import { authenticate } from '../../auth/authenticate.js';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
 import type { MfaProvider } from '../../mfa/port.js';
+import type { DirectoryRepository } from '../admin/directory.repository.js';
 import { getUserInfo } from './account.service.js';
 
-export async function accountRoutes(app: FastifyInstance, opts: { config: AppConfig; verify: TokenVerifier; mfa: MfaProvider }): Promise<void> {
+export async function accountRoutes(app: FastifyInstance, opts: { config: AppConfig; verify: TokenVerifier; mfa: MfaProvider; directory?: DirectoryRepository }): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/account/getuserinfo',
     {

@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config.js';
 import type { Caller } from '../../auth/token-verifier.js';
 import { AppError } from '../../lib/errors.js';
 import type { MfaProvider } from '../../mfa/port.js';
+import type { DirectoryRepository } from '../admin/directory.repository.js';
 
 /** Decodes the claims header (base64url JSON); a malformed header is bad input, never a 500. */
 export function parseClaimsHeader(value: string | undefined) {
@@ -21,7 +22,7 @@ export function parseClaimsHeader(value: string | undefined) {
  * GET /account/getuserinfo: the signed-in user and their MFA data. The token is the authority on who
  * is calling; the query and the claims header must agree with it (403 otherwise).
  */
-export async function getUserInfo(deps: { config: AppConfig; mfa: MfaProvider }, caller: Caller, query: UserInfoQuery, claimsHeader: string | undefined): Promise<UserInfoResponse> {
+export async function getUserInfo(deps: { config: AppConfig; mfa: MfaProvider; directory?: DirectoryRepository }, caller: Caller, query: UserInfoQuery, claimsHeader: string | undefined): Promise<UserInfoResponse> {
   const claims = parseClaimsHeader(claimsHeader);
   if (query.userid.toLowerCase() !== caller.upn || (claims?.upn && claims.upn.toLowerCase() !== caller.upn)) {
     throw new AppError(403, 'auth.user_mismatch');
@@ -29,13 +30,16 @@ export async function getUserInfo(deps: { config: AppConfig; mfa: MfaProvider },
   const firstName = caller.givenName || query.firstname;
   const lastName = caller.familyName || query.lastname;
   const mfa = await deps.mfa.getUserData(caller.upn);
+  const displayName = caller.name || [firstName, lastName].filter(Boolean).join(' ') || caller.upn;
+  // The portal remembers each user's roles as last seen: admins acting on them need to know (issue 5).
+  await deps.directory?.upsertSeen({ upn: caller.upn, displayName, email: caller.email || query.email, roles: caller.roles });
   return {
     user: {
       upn: caller.upn,
       email: caller.email || query.email,
       firstName,
       lastName,
-      displayName: caller.name || [firstName, lastName].filter(Boolean).join(' ') || caller.upn,
+      displayName,
       roles: caller.roles,
       portalRole: portalRoleOf(caller.roles, deps.config.roles),
       isProtected: isProtectedAccount(caller.roles, deps.config.roles),

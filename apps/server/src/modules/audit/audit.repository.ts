@@ -3,6 +3,16 @@ import type { AuditEventTable, Database } from '../../db/schema.js';
 
 export type AuditRow = Selectable<AuditEventTable>;
 
+/** Filters of the audit log (all optional; `action` ending in `.*` matches a prefix). */
+export interface AuditFilter {
+  actor?: string;
+  target?: string;
+  action?: string;
+  outcome?: 'success' | 'failure';
+  from?: Date;
+  to?: Date;
+}
+
 /** SQL of the audit log; no rules here. Pass a transaction as `db` to run inside it. */
 export function auditRepository(db: Kysely<Database>) {
   return {
@@ -26,6 +36,21 @@ export function auditRepository(db: Kysely<Database>) {
     /** Rows in chain order after `afterId` (exclusive), at most `limit`. */
     page(afterId: number, limit: number) {
       return db.selectFrom('audit_event').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    },
+    /** Events matching every given filter, newest first, before `beforeId`. */
+    search(f: AuditFilter, beforeId: number | null, limit: number) {
+      let q = db.selectFrom('audit_event').selectAll();
+      if (f.actor) q = q.where(sql`lower(actor_upn)`, '=', f.actor.toLowerCase());
+      if (f.target) q = q.where(sql`lower(target_upn)`, '=', f.target.toLowerCase());
+      if (f.action)
+        q = f.action.endsWith('.*')
+          ? q.where('action', 'like', `${f.action.slice(0, -2).replace(/[\\%_]/g, (c) => `\\${c}`)}.%`)
+          : q.where('action', '=', f.action);
+      if (f.outcome) q = q.where('outcome', '=', f.outcome);
+      if (f.from) q = q.where('occurred_at', '>=', f.from);
+      if (f.to) q = q.where('occurred_at', '<', f.to);
+      if (beforeId !== null) q = q.where('id', '<', beforeId);
+      return q.orderBy('id', 'desc').limit(limit).execute();
     },
     /** Events where the user is the target or the actor, newest first, before `beforeId`. */
     forUser(upn: string, beforeId: number | null, limit: number) {

@@ -9,7 +9,9 @@ import {
   type ChainedAuditEvent,
   type ChainVerification,
 } from './audit-chain.js';
-import { auditRepository, type AuditRow } from './audit.repository.js';
+import { auditRepository, type AuditFilter, type AuditRow } from './audit.repository.js';
+
+export type { AuditFilter } from './audit.repository.js';
 
 /**
  * The audit log (issue 3, "Audit"): every change and every failed attempt, appended to a
@@ -49,6 +51,8 @@ export interface AuditService {
   verify(opts?: { batchSize?: number }): Promise<ChainVerification>;
   /** Events where `upn` is the target or the actor, newest first; `cursor` is the previous page's `nextCursor`. */
   listForUser(upn: string, opts: { cursor?: string; limit: number }): Promise<AuditPage>;
+  /** The whole log filtered (Solution Administrator), newest first. */
+  search(filter: AuditFilter, opts: { cursor?: string; limit: number }): Promise<AuditPage>;
 }
 
 export function toChainedEvent(row: AuditRow): ChainedAuditEvent {
@@ -141,6 +145,12 @@ export function createAuditService(db: Kysely<Database>): AuditService {
           if (!head || head.hash !== anchor) return { ok: false, brokenAt: count, id: null, reason: 'prev_mismatch' };
           return { ok: true, count, head: anchor };
         });
+    },
+
+    async search(filter, opts) {
+      const rows = await repo.search(filter, opts.cursor ? Number(opts.cursor) : null, opts.limit + 1);
+      const page = rows.slice(0, opts.limit);
+      return { events: page.map(toChainedEvent), nextCursor: rows.length > opts.limit ? String(page[page.length - 1]!.id) : null };
     },
 
     async listForUser(upn, opts) {

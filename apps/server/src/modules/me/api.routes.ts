@@ -11,6 +11,11 @@ import type { MfaProvider } from '../../mfa/port.js';
 import { createVerificationService, type VerificationService } from '../../mfa/verification.js';
 import { createAuditService, type AuditService } from '../audit/audit.service.js';
 import { createStepUpService, type StepUpService } from '../step-up/step-up.service.js';
+import { createPolicy } from '../../auth/policy.js';
+import { createInventory } from '../../mfa/builtin/inventory.js';
+import { adminRoutes } from '../admin/admin.routes.js';
+import { createAdminService } from '../admin/admin.service.js';
+import { directoryRepository } from '../admin/directory.repository.js';
 import { createMeService } from './me.service.js';
 import { meRoutes } from './me.routes.js';
 
@@ -28,8 +33,8 @@ export interface ApiRoutesOptions {
 }
 
 /**
- * The JSON API under `<basePath>api/`: the self-service routes (`api/me/...`) and their OpenAPI
- * document (`api/docs`), generated from the routes' zod schemas. In the embedded mode with the
+ * The JSON API under `<basePath>api/`: the self-service routes (`api/me/...`), the administration
+ * routes (`api/admin/...`) and their OpenAPI document (`api/docs`), generated from the routes' zod schemas. In the embedded mode with the
  * builtin provider, it also seeds the demo Duo D100 inventory (idempotent) so tokens can be claimed.
  */
 export async function apiRoutes(app: FastifyInstance, opts: ApiRoutesOptions): Promise<void> {
@@ -56,7 +61,21 @@ export async function apiRoutes(app: FastifyInstance, opts: ApiRoutesOptions): P
   const verification = opts.verification ?? createVerificationService({ mfa, audit, limits: config.mfa.verifyRateLimit });
   const service = createMeService({ mfa, audit, stepUp, verification, totpIssuer: config.mfa.totpIssuer, now: opts.now });
 
-  await app.register(meRoutes, { prefix: '/api/me', verify: opts.verify, service });
+  const policy = createPolicy(config.roles);
+  await app.register(meRoutes, { prefix: '/api/me', verify: opts.verify, service, policy, audit });
+
+  // Administration (issue 5): the same policy, audit log and verification budgets.
+  const adminService = createAdminService({
+    mfa,
+    audit,
+    verification,
+    directory: directoryRepository(db),
+    policy,
+    inventory: mfa.name === 'builtin' ? createInventory(db, loadMfaKeys(config).box) : null,
+    portalUrl: config.publicUrl,
+    now: opts.now,
+  });
+  await app.register(adminRoutes, { prefix: '/api/admin', verify: opts.verify, service: adminService });
 
   app.get('/api/docs', { schema: { hide: true } }, async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send(app.swagger()),

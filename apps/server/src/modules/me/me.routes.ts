@@ -26,7 +26,10 @@ import {
   totpEnrolmentResponseSchema,
 } from '@mfa-portal/shared';
 import { authenticate } from '../../auth/authenticate.js';
+import type { Policy, SelfAction } from '../../auth/policy.js';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
+import { AppError } from '../../lib/errors.js';
+import type { AuditService } from '../audit/audit.service.js';
 import type { MeContext, MeService } from './me.service.js';
 
 /** Error answers every route may give (the bearer token, the account status, the verification budget). */
@@ -54,9 +57,33 @@ const contextOf = (request: FastifyRequest): MeContext => ({
  * and activity. Every route needs a bearer token (checked before any validation) and answers with
  * `cache-control: no-store` (enrolment secrets and bypass codes are shown once).
  */
-export async function meRoutes(app: FastifyInstance, opts: { verify: TokenVerifier; service: MeService }): Promise<void> {
+export async function meRoutes(
+  app: FastifyInstance,
+  opts: { verify: TokenVerifier; service: MeService; policy?: Policy; audit?: AuditService },
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const me = opts.service;
+  /**
+   * preValidation: the policy's decision on a self-service change (a protected-account holder may not
+   * change their own MFA nor mint their own bypass codes). A denial is audited; nothing else runs.
+   */
+  const self = (action: SelfAction) => async (request: FastifyRequest) => {
+    if (!opts.policy) return;
+    const decision = opts.policy.self({ upn: request.caller.upn, roles: request.caller.roles }, action);
+    if (decision.allow) return;
+    await opts.audit?.append({
+      actor: { upn: request.caller.upn, roles: request.caller.roles },
+      target: request.caller.upn,
+      action,
+      outcome: 'failure',
+      reason: 'auth.protected_account',
+      requestId: request.id,
+      clientAddress: request.ip ?? null,
+      details: { role: decision.role, denyReason: decision.reason, route: request.routeOptions.url ?? null },
+    });
+    throw new AppError(403, 'auth.protected_account', undefined, { reason: decision.reason });
+  };
+  const changeMfa = self('me.change_mfa');
   app.addHook('onRequest', authenticate(opts.verify));
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
@@ -72,6 +99,7 @@ export async function meRoutes(app: FastifyInstance, opts: { verify: TokenVerifi
   r.post(
     '/devices/authenticator',
     {
+      preValidation: changeMfa,
       schema: {
         tags: TAGS,
         security: SECURITY,
@@ -86,6 +114,7 @@ export async function meRoutes(app: FastifyInstance, opts: { verify: TokenVerifi
   r.post(
     '/devices/authenticator/:enrolmentId/confirm',
     {
+      preValidation: changeMfa,
       schema: {
         tags: TAGS,
         security: SECURITY,
@@ -102,6 +131,7 @@ export async function meRoutes(app: FastifyInstance, opts: { verify: TokenVerifi
   r.post(
     '/devices/hardware-token',
     {
+      preValidation: changeMfa,
       schema: {
         tags: TAGS,
         security: SECURITY,
@@ -117,6 +147,7 @@ export async function meRoutes(app: FastifyInstance, opts: { verify: TokenVerifi
   r.post(
     '/devices/:id/resync',
     {
+      preValidation: changeMfa,
       schema: {
         tags: TAGS,
         security: SECURITY,
@@ -132,6 +163,7 @@ export async function meRoutes(app: FastifyInstance, opts: { verify: TokenVerifi
   r.patch(
     '/devices/:id',
     {
+      preValidation: changeMfa,
       schema: {
         tags: TAGS,
         security: SECURITY,
@@ -147,6 +179,7 @@ export async function meRoutes(app: FastifyInstance, opts: { verify: TokenVerifi
   r.delete(
     '/devices/:id',
     {
+      preValidation: changeMfa,
       schema: {
         tags: TAGS,
         security: SECURITY,
@@ -194,6 +227,7 @@ export async function meRoutes(app: FastifyInstance, opts: { verify: TokenVerifi
   r.post(
     '/bypass-codes',
     {
+      preValidation: self('me.create_bypass_codes'),
       schema: {
         tags: TAGS,
         security: SECURITY,

@@ -1,0 +1,412 @@
+import { randomUUID } from 'node:crypto';
+import { exportJWK, generateKeyPair, importJWK, SignJWT } from 'jose';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
+import { loadIdpSecrets } from '../../idp/secrets.js';
+import { meTestApp, type MeTestApp } from '../me/test-support.js';
+import { adminSnapshot, deviceIdOf, JUSTIFY, type Method } from './test-support.js';
+
+/**
+ * The authorisation matrix (issue 5): every /api/admin and /api/me route × every kind of caller ×
+ * {own, other, protected account}, with the expected status (and error code where it says why), and
+ * for every refused call (400, 401, 403, 404, 409) proof that the stored data did not change.
+ *
+ * Callers: no token, an expired token, a forged one (right kid, another key), one for another audience,
+ * and valid tokens of staff (bob), a Helpdesk Administrator and a Solution Administrator. The invalid
+ * tokens carry the Solution Administrator's identity and roles: claims of an unverified token count for nothing.
+ * Targets: the caller's own account, another staff member's (alice, erin), and a protected account
+ * (prot@example.com, a Solution Administrator known to the portal). On /api/me the target is whose
+ * ids are in the path (another user's ids are "not found"), and helpdesk and admin callers are
+ * themselves protected-account holders (their own MFA changes are refused).
+ */
+
+const CALLERS = ['none', 'expired', 'forged', 'wrong_audience', 'staff', 'helpdesk', 'solution_admin'] as const;
+type Caller = (typeof CALLERS)[number];
+const TARGETS = ['own', 'other', 'protected'] as const;
+type TargetKind = (typeof TARGETS)[number];
+
+const IDENTITY: Record<Exclude<Caller, 'none'>, { upn: string; roles: string[] }> = {
+  expired: { upn: 'admin@example.com', roles: [ROLE_SOLUTION_ADMIN] },
+  forged: { upn: 'admin@example.com', roles: [ROLE_SOLUTION_ADMIN] },
+  wrong_audience: { upn: 'admin@example.com', roles: [ROLE_SOLUTION_ADMIN] },
+  staff: { upn: 'bob@example.com', roles: [] },
+  helpdesk: { upn: 'helpdesk@example.com', roles: [ROLE_HELPDESK] },
+  solution_admin: { upn: 'admin@example.com', roles: [ROLE_SOLUTION_ADMIN] },
+};
+const OTHER = 'erin@example.com';
+const PROTECTED = 'prot@example.com';
+const REFUSED: ReadonlySet<number> = new Set([400, 401, 403, 404, 409]);
+const INVALID: ReadonlySet<Caller> = new Set(['none', 'expired', 'forged', 'wrong_audience']);
+
+interface Fixture {
+  /** Per account: a device id, a hardware-token device id and serial, a bypass-code id. */
+  ids: Record<string, { device: string; token: string; serial: string; bypass: string }>;
+}
+interface Ctx {
+  caller: Caller;
+  target: TargetKind;
+  /** UPN the call is about (own = the caller's). */
+  upn: string;
+  ids: Fixture['ids'][string];
+}
+interface Expect {
+  status: number;
+  code?: string;
+}
+interface RouteCase {
+  method: Method;
+  route: string;
+  path(c: Ctx): string;
+  body?(c: Ctx): unknown;
+  /** Outcome for a valid token. */
+  expect(c: Ctx): Expect;
+}
+
+const ok = (status = 200): Expect => ({ status });
+const err = (status: number, code: string): Expect => ({ status, code });
+const FORBIDDEN = err(403, 'auth.forbidden');
+const PROTECTED_SELF = err(403, 'auth.protected_account');
+const STEP_UP = err(403, 'auth.step_up_required');
+const isProtectedCaller = (c: Ctx) => c.caller === 'helpdesk' || c.caller === 'solution_admin';
+
+/** Self-service: the caller's own resources, or another user's ids (not found). */
+const meRoutes: RouteCase[] = [
+  { method: 'GET', route: 'GET /api/me/devices', path: () => '/api/me/devices', expect: () => ok() },
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/authenticator',
+    path: () => '/api/me/devices/authenticator',
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : STEP_UP),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/authenticator/:enrolmentId/confirm',
+    path: () => `/api/me/devices/authenticator/${randomUUID()}/confirm`,
+    body: () => ({ code: '123456', name: 'Matrix' }),
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : err(404, 'enrolment.not_found')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/hardware-token',
+    path: () => '/api/me/devices/hardware-token',
+    body: (c) => ({ serial: c.ids.serial, codes: ['123456', '234567'] }),
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : STEP_UP),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/:id/resync',
+    path: (c) => `/api/me/devices/${c.ids.token}/resync`,
+    body: () => ({ codes: ['111111', '222222', '333333'] }),
+    expect: (c) =>
+      isProtectedCaller(c) ? PROTECTED_SELF : c.target === 'own' ? err(422, 'mfa.code_invalid') : err(404, 'device.not_found'),
+  },
+  {
+    method: 'PATCH',
+    route: 'PATCH /api/me/devices/:id',
+    path: (c) => `/api/me/devices/${c.ids.device}`,
+    body: () => ({ name: 'Matrix phone' }),
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : c.target === 'own' ? ok() : err(404, 'device.not_found')),
+  },
+  {
+    method: 'DELETE',
+    route: 'DELETE /api/me/devices/:id',
+    path: (c) => `/api/me/devices/${c.ids.device}`,
+    // Step-up is checked before the device is looked up.
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : STEP_UP),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/:id/test',
+    path: (c) => `/api/me/devices/${c.ids.token}/test`,
+    body: () => ({ code: '000000' }),
+    expect: (c) => (c.target === 'own' ? err(422, 'mfa.code_invalid') : err(404, 'device.not_found')),
+  },
+  { method: 'GET', route: 'GET /api/me/bypass-codes', path: () => '/api/me/bypass-codes', expect: () => ok() },
+  {
+    method: 'POST',
+    route: 'POST /api/me/bypass-codes',
+    path: () => '/api/me/bypass-codes',
+    body: () => ({ count: 1, validitySeconds: 3600 }),
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : STEP_UP),
+  },
+  {
+    method: 'DELETE',
+    route: 'DELETE /api/me/bypass-codes/:id',
+    path: (c) => `/api/me/bypass-codes/${c.ids.bypass}`,
+    expect: (c) => (c.target === 'own' ? ok() : err(404, 'bypass.not_found')),
+  },
+  { method: 'GET', route: 'GET /api/me/step-up', path: () => '/api/me/step-up', expect: () => ok() },
+  {
+    method: 'POST',
+    route: 'POST /api/me/step-up',
+    path: () => '/api/me/step-up',
+    body: () => ({ method: 'passcode', code: '000000' }),
+    expect: () => err(422, 'mfa.code_invalid'),
+  },
+  { method: 'GET', route: 'GET /api/me/activity', path: () => '/api/me/activity', expect: () => ok() },
+];
+
+/** Acting on one user: staff never; never on one's own account; helpdesk never on a protected one. */
+function onUser(allowed: Expect) {
+  return (c: Ctx): Expect => {
+    if (c.caller === 'staff' || c.target === 'own') return FORBIDDEN;
+    if (c.caller === 'helpdesk' && c.target === 'protected') return FORBIDDEN;
+    return allowed;
+  };
+}
+const solutionAdminOnly = (allowed: (c: Ctx) => Expect) => (c: Ctx) => (c.caller === 'solution_admin' ? allowed(c) : FORBIDDEN);
+
+const adminRoutes: RouteCase[] = [
+  {
+    method: 'GET',
+    route: 'GET /api/admin/users',
+    path: (c) => `/api/admin/users?q=${encodeURIComponent(c.upn)}`,
+    expect: (c) => (c.caller === 'staff' ? FORBIDDEN : ok()),
+  },
+  { method: 'GET', route: 'GET /api/admin/users/:upn', path: (c) => `/api/admin/users/${c.upn}`, expect: onUser(ok()) },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/verify-identity',
+    path: (c) => `/api/admin/users/${c.upn}/verify-identity`,
+    body: () => ({ deviceId: randomUUID(), code: '123456' }),
+    expect: onUser(err(404, 'device.not_found')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/bypass-codes',
+    path: (c) => `/api/admin/users/${c.upn}/bypass-codes`,
+    body: () => ({ count: 1, validitySeconds: 3600, ...JUSTIFY }),
+    expect: onUser(ok(201)),
+  },
+  {
+    method: 'DELETE',
+    route: 'DELETE /api/admin/users/:upn/devices/:id',
+    path: (c) => `/api/admin/users/${c.upn}/devices/${randomUUID()}`,
+    body: () => JUSTIFY,
+    expect: onUser(err(404, 'device.not_found')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/devices/:id/resync',
+    path: (c) => `/api/admin/users/${c.upn}/devices/${c.ids.token}/resync`,
+    body: () => ({ codes: ['111111', '222222', '333333'], ...JUSTIFY }),
+    expect: onUser(err(422, 'mfa.code_invalid')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/lost-device',
+    path: (c) => `/api/admin/users/${c.upn}/lost-device`,
+    body: () => ({ deviceId: randomUUID(), ...JUSTIFY }),
+    expect: onUser(err(404, 'device.not_found')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/unlock',
+    path: (c) => `/api/admin/users/${c.upn}/unlock`,
+    body: () => JUSTIFY,
+    expect: onUser(ok()),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/activation',
+    path: (c) => `/api/admin/users/${c.upn}/activation`,
+    body: () => JUSTIFY,
+    expect: onUser(ok()),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/tokens',
+    path: (c) => `/api/admin/tokens?q=${encodeURIComponent(c.upn)}`,
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/tokens/import',
+    path: () => '/api/admin/tokens/import',
+    body: () => 'serial,seed\n',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  // Retire before unassign: every token here is assigned, so retiring is refused (409) and changes nothing.
+  {
+    method: 'POST',
+    route: 'POST /api/admin/tokens/:serial/retire',
+    path: (c) => `/api/admin/tokens/${c.ids.serial}/retire`,
+    body: () => JUSTIFY,
+    expect: solutionAdminOnly(() => err(409, 'token.assigned')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/tokens/:serial/unassign',
+    path: (c) => `/api/admin/tokens/${c.ids.serial}/unassign`,
+    body: () => JUSTIFY,
+    // Taking a token from its holder is acting on them: never one's own.
+    expect: solutionAdminOnly((c) => (c.target === 'own' ? FORBIDDEN : ok())),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/audit',
+    path: (c) => `/api/admin/audit?target=${encodeURIComponent(c.upn)}`,
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/audit.csv',
+    path: (c) => `/api/admin/audit.csv?actor=${encodeURIComponent(c.upn)}`,
+    expect: solutionAdminOnly(() => ok()),
+  },
+  { method: 'GET', route: 'GET /api/admin/audit/verify', path: () => '/api/admin/audit/verify', expect: solutionAdminOnly(() => ok()) },
+];
+
+let m: MeTestApp;
+let fixture: Fixture;
+let mint: (caller: Exclude<Caller, 'none'>) => Promise<string>;
+
+async function addProtectedAccount() {
+  await m.db
+    .insertInto('directory_user')
+    .values({ upn: PROTECTED, display_name: 'Pat Protected', email: PROTECTED, roles: [ROLE_SOLUTION_ADMIN], last_seen_at: new Date() })
+    .execute();
+  const user = await m.db
+    .insertInto('mfa_user')
+    .values({ username: PROTECTED, email: PROTECTED, real_name: 'Pat Protected', status: 'active', status_reason: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await m.db
+    .insertInto('mfa_device')
+    .values({ user_id: user.id, kind: 'phone', name: 'Phone', capabilities: ['push', 'passcode'] })
+    .execute();
+  // Give them the available demo token D100-0003.
+  const token = await m.db.selectFrom('mfa_hardware_token').select('id').where('serial', '=', 'D100-0003').executeTakeFirstOrThrow();
+  await m.db
+    .updateTable('mfa_hardware_token')
+    .set({ status: 'assigned', user_id: user.id, assigned_at: new Date() })
+    .where('id', '=', token.id)
+    .execute();
+  await m.db
+    .insertInto('mfa_device')
+    .values({
+      user_id: user.id,
+      kind: 'hardware_token',
+      name: 'D100',
+      capabilities: ['passcode'],
+      serial: 'D100-0003',
+      token_type: 'Duo D100',
+      hardware_token_id: token.id,
+      created_at: new Date(Date.now() + 1),
+    })
+    .execute();
+}
+
+async function idsOf(upn: string, serial: string) {
+  const bypass = await m.t.app.mfa.createBypassCodes(upn, {
+    count: 1,
+    validitySeconds: 86_400,
+    reuseCount: 1,
+    replaceExisting: false,
+    createdBy: 'setup',
+  });
+  return {
+    device: await deviceIdOf(m.db, upn, 'phone'),
+    token: await deviceIdOf(m.db, upn, 'hardware_token'),
+    serial,
+    bypass: bypass.codes[0]!.id,
+  };
+}
+
+beforeAll(async () => {
+  m = await meTestApp({ MFA_VERIFY_LIMIT_PER_USER: '1000', MFA_VERIFY_LIMIT_PER_ADDRESS: '10000', MFA_LOCKOUT_MAX_FAILURES: '100' });
+  await addProtectedAccount();
+  fixture = {
+    ids: {
+      'bob@example.com': await idsOf('bob@example.com', 'D100-0001'),
+      'helpdesk@example.com': await idsOf('helpdesk@example.com', 'D100-0005'),
+      'admin@example.com': await idsOf('admin@example.com', 'D100-0006'),
+      [OTHER]: await idsOf(OTHER, 'D100-0004'),
+      [PROTECTED]: await idsOf(PROTECTED, 'D100-0003'),
+    },
+  };
+
+  const { signingKeys } = await loadIdpSecrets(m.db);
+  const jwk = signingKeys[0]!;
+  const realKey = await importJWK(jwk, 'RS256');
+  const forgedKey = (await generateKeyPair('RS256', { extractable: true })).privateKey;
+  await exportJWK(forgedKey);
+  if (m.t.config.idp.mode !== 'embedded') throw new Error('embedded mode expected');
+  const { issuer, audience } = m.t.config.idp;
+  mint = async (caller) => {
+    const who = IDENTITY[caller];
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = new SignJWT({ upn: who.upn, preferred_username: who.upn, email: who.upn, roles: who.roles })
+      .setProtectedHeader({ alg: 'RS256', kid: jwk.kid!, typ: 'at+jwt' })
+      .setIssuer(issuer)
+      .setAudience(caller === 'wrong_audience' ? 'api://another-application' : audience)
+      .setSubject(`sub-${who.upn}`)
+      .setIssuedAt(caller === 'expired' ? now - 7200 : now)
+      .setExpirationTime(caller === 'expired' ? now - 3600 : now + 3600);
+    return jwt.sign(caller === 'forged' ? forgedKey : realKey);
+  };
+});
+afterAll(async () => m?.close());
+
+function contextOf(caller: Caller, target: TargetKind): Ctx {
+  const self = caller === 'none' ? IDENTITY.solution_admin.upn : IDENTITY[caller].upn;
+  const upn = target === 'own' ? self : target === 'other' ? OTHER : PROTECTED;
+  return { caller, target, upn, ids: fixture.ids[upn]! };
+}
+
+async function send(caller: Caller, route: RouteCase, c: Ctx): Promise<LightMyRequestResponse> {
+  const body = route.body?.(c);
+  const isText = typeof body === 'string';
+  return m.t.app.inject({
+    method: route.method,
+    url: route.path(c),
+    headers: {
+      ...(caller === 'none' ? {} : { authorization: `Bearer ${await mint(caller)}` }),
+      ...(body === undefined ? {} : { 'content-type': isText ? 'text/csv' : 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: isText ? body : JSON.stringify(body) }),
+  });
+}
+
+const ROUTES = [...meRoutes, ...adminRoutes];
+
+describe('authorisation matrix', () => {
+  it('has a row for every /api/me and /api/admin route of the app (from the OpenAPI document)', async () => {
+    // Every route the app answers under /api/me and /api/admin has a row here (HEAD routes aside).
+    const known = new Set(ROUTES.map((r) => r.route));
+    const docs = (await m.t.app.inject({ method: 'GET', url: '/api/docs' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const fromSwagger = Object.entries(docs.paths)
+      .filter(([p]) => p.startsWith('/api/me') || p.startsWith('/api/admin'))
+      .flatMap(([p, methods]) => Object.keys(methods).map((verb) => `${verb.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`));
+    expect(fromSwagger.sort()).toEqual([...known].sort());
+  });
+
+  for (const route of ROUTES) {
+    describe(route.route, () => {
+      for (const caller of CALLERS) {
+        for (const target of TARGETS) {
+          it(`${caller} on ${target} account`, async () => {
+            const c = contextOf(caller, target);
+            const expected: Expect = INVALID.has(caller) ? { status: 401 } : route.expect(c);
+            const before = await adminSnapshot(m.db);
+            const res = await send(caller, route, c);
+            expect(
+              { status: res.statusCode, ...(expected.code ? { code: (res.json() as { code?: string }).code } : {}) },
+              res.body,
+            ).toEqual(expected);
+            // A refused call changes nothing (a wrong passcode, 422, counts toward the lockout by design).
+            if (REFUSED.has(res.statusCode)) expect(await adminSnapshot(m.db), 'a refused call changed stored data').toBe(before);
+            if (res.statusCode === 403 && expected.code === 'auth.forbidden') {
+              const { details } = res.json() as { details?: { reason?: string } };
+              expect(details?.reason).toBeTruthy();
+              const last = await m.db.selectFrom('audit_event').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+              expect(last).toMatchObject({ actor_upn: IDENTITY[caller as 'staff'].upn, outcome: 'failure', reason: 'auth.forbidden' });
+              expect(last.details).toMatchObject({ denyReason: details?.reason });
+            }
+          });
+        }
+      }
+    });
+  }
+});

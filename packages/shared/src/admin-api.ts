@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { activityEventSchema, BYPASS_CODE_LIMITS, bypassCodeInfoSchema, createBypassCodesBodySchema, otpCodeSchema } from './mfa-api.js';
+import { deviceSchema, MFA_STATUSES, mfaDataSchema } from './profile.js';
+
+/**
+ * Contract of the administration API (`/api/admin/...`, issue 5): Helpdesk and Solution
+ * Administrators acting for other staff, the hardware-token inventory and the audit log.
+ * Every change carries a reason and a ticket reference (recorded in the audit log).
+ */
+
+export const ADMIN_PAGE_DEFAULT = 20;
+export const ADMIN_PAGE_MAX = 100;
+export const ADMIN_REASON_MAX_LENGTH = 500;
+export const ADMIN_TICKET_MAX_LENGTH = 64;
+
+const pageLimit = z.coerce
+  .number({ message: 'must be a number' })
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(ADMIN_PAGE_MAX, `must be at most ${ADMIN_PAGE_MAX}`)
+  .default(ADMIN_PAGE_DEFAULT);
+
+export const upnSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'must be at most 254 characters')
+  .regex(/^[^\s@]+@[^\s@]+$/, 'must be a sign-in name such as name@example.com');
+
+/** Reason and ticket reference required with every admin change. */
+export const adminReasonSchema = z
+  .string({ message: 'is required' })
+  .trim()
+  .min(3, 'must say why (at least 3 characters)')
+  .max(ADMIN_REASON_MAX_LENGTH, `must be at most ${ADMIN_REASON_MAX_LENGTH} characters`);
+export const adminTicketSchema = z
+  .string({ message: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .max(ADMIN_TICKET_MAX_LENGTH, `must be at most ${ADMIN_TICKET_MAX_LENGTH} characters`)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._/#-]*$/, 'must be a ticket reference such as INC-1234');
+export const adminActionBodySchema = z.object({ reason: adminReasonSchema, ticket: adminTicketSchema });
+export type AdminActionBody = z.infer<typeof adminActionBodySchema>;
+
+// --- users ---
+
+export const adminUserParamsSchema = z.object({ upn: upnSchema });
+export const adminDeviceParamsSchema = z.object({ upn: upnSchema, id: z.uuid('must be a device id') });
+
+export const adminUserSearchQuerySchema = z.object({
+  q: z.string().trim().max(100, 'must be at most 100 characters').default(''),
+  cursor: z.string().max(254).optional(),
+  limit: pageLimit,
+});
+export type AdminUserSearchQuery = z.infer<typeof adminUserSearchQuerySchema>;
+
+/** Why an account is protected: it holds a restricted role, or the portal has never seen its roles. */
+export const protectionSchema = z.object({
+  protected: z.boolean(),
+  reason: z.enum(['restricted_role', 'roles_unknown']).nullable(),
+});
+
+export const adminUserSummarySchema = z.object({
+  upn: z.string(),
+  email: z.string(),
+  realName: z.string(),
+  status: z.enum(MFA_STATUSES),
+  protection: protectionSchema,
+});
+export const adminUsersResponseSchema = z.object({ users: z.array(adminUserSummarySchema), nextCursor: z.string().nullable() });
+export type AdminUsersResponse = z.infer<typeof adminUsersResponseSchema>;
+
+export const ADMIN_USER_ACTIONS = [
+  'verify_identity',
+  'create_bypass_codes',
+  'delete_device',
+  'resync_token',
+  'unlock',
+  'send_activation',
+] as const;
+export type AdminUserActionName = (typeof ADMIN_USER_ACTIONS)[number];
+
+export const adminUserDetailSchema = z.object({
+  user: z.object({
+    upn: z.string(),
+    displayName: z.string(),
+    email: z.string(),
+    /** Roles as last seen by the portal; null when never seen. */
+    roles: z.array(z.string()).nullable(),
+    lastSeenAt: z.iso.datetime().nullable(),
+  }),
+  mfa: mfaDataSchema,
+  bypassCodes: z.array(bypassCodeInfoSchema),
+  activity: z.array(activityEventSchema),
+  protection: protectionSchema,
+  /** What the caller may do here, and why not (a policy reason) when they may not. */
+  actions: z.record(z.enum(ADMIN_USER_ACTIONS), z.object({ allowed: z.boolean(), reason: z.string().nullable() })),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
+
+export const adminVerifyIdentityBodySchema = z.object({ deviceId: z.uuid('must be a device id').optional(), code: otpCodeSchema });
+export const adminVerifyIdentityResponseSchema = z.object({
+  verified: z.boolean(),
+  /** Error code of a failed check (`mfa.code_invalid`, `mfa.code_replayed`, ...). */
+  reason: z.string().nullable(),
+  deviceId: z.string().nullable(),
+  checkedAt: z.iso.datetime(),
+});
+export type AdminVerifyIdentityResponse = z.infer<typeof adminVerifyIdentityResponseSchema>;
+
+/** The self-service bounds (count, validity, reuse, replace) plus the reason and ticket of every admin action. */
+export const adminCreateBypassCodesBodySchema = adminActionBodySchema.extend(createBypassCodesBodySchema.shape);
+export type AdminCreateBypassCodesBody = z.input<typeof adminCreateBypassCodesBodySchema>;
+
+export const adminDeleteDeviceBodySchema = adminActionBodySchema.extend({
+  /** Needed to remove the user's only device (409 otherwise). */
+  confirmLastDevice: z.boolean().default(false),
+});
+export const adminResyncBodySchema = adminActionBodySchema.extend({
+  codes: z.array(otpCodeSchema).length(3, 'must be three consecutive codes'),
+});
+export const adminDeviceResponseSchema = z.object({ device: deviceSchema });
+
+/** A lost-device bypass code is single use and valid at most 24 hours. */
+export const LOST_DEVICE_MAX_VALIDITY_SECONDS = 24 * 60 * 60;
+export const adminLostDeviceBodySchema = adminActionBodySchema.extend({
+  deviceId: z.uuid('must be a device id'),
+  confirmLastDevice: z.boolean().default(false),
+  validitySeconds: z
+    .number()
+    .int('must be a whole number of seconds')
+    .min(BYPASS_CODE_LIMITS.minValiditySeconds, 'must be at least one minute')
+    .max(LOST_DEVICE_MAX_VALIDITY_SECONDS, 'must be at most 24 hours')
+    .default(LOST_DEVICE_MAX_VALIDITY_SECONDS),
+});
+export const adminLostDeviceResponseSchema = z.object({
+  /** False when an earlier, interrupted run had already removed it (the wizard resumed). */
+  deviceRemoved: z.boolean(),
+  /** Shown once. */
+  bypassCode: z.object({ id: z.uuid(), code: z.string(), expiresAt: z.iso.datetime(), usesLeft: z.literal(1) }),
+  /** Where the user signs in to enrol a new device (then test it). */
+  enrolmentUrl: z.string(),
+});
+export type AdminLostDeviceResponse = z.infer<typeof adminLostDeviceResponseSchema>;
+
+export const adminUnlockResponseSchema = z.object({ status: z.enum(MFA_STATUSES), statusReason: z.string().nullable() });
+export const adminActivationResponseSchema = z.object({
+  /** Give this address to the user: they sign in there and add a device. */
+  activationUrl: z.string(),
+  /** The portal sends no e-mail: the administrator passes the link on. */
+  emailSent: z.literal(false),
+});
+
+// --- hardware-token inventory (Solution Administrator) ---
+
+export const TOKEN_STATUSES = ['available', 'assigned', 'retired'] as const;
+export const adminTokensQuerySchema = z.object({
+  q: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+  status: z.enum(TOKEN_STATUSES, { message: 'must be available, assigned or retired' }).optional(),
+  limit: pageLimit,
+});
+export const adminTokenSchema = z.object({
+  serial: z.string(),
+  tokenType: z.string(),
+  status: z.enum(TOKEN_STATUSES),
+  assignedTo: z.string().nullable(),
+  assignedAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type AdminToken = z.infer<typeof adminTokenSchema>;
+export const adminTokensResponseSchema = z.object({ tokens: z.array(adminTokenSchema) });
+export const adminTokenParamsSchema = z.object({
+  serial: z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .regex(/^[A-Za-z0-9-]+$/, 'must contain only letters, digits and dashes'),
+});
+/** JSON body of POST /api/admin/tokens/import (or send the CSV itself as text/csv). */
+export const adminTokenImportBodySchema = z.union([
+  z.object({ csv: z.string().min(1, 'must not be empty'), reason: adminReasonSchema.optional(), ticket: adminTicketSchema.optional() }),
+  z.string().min(1, 'must not be empty'),
+]);
+export const adminTokenImportResponseSchema = z.object({
+  imported: z.number().int().nonnegative(),
+  refused: z.array(z.object({ line: z.number().int().positive(), serial: z.string().nullable(), reason: z.string() })),
+});
+export type AdminTokenImportResponse = z.infer<typeof adminTokenImportResponseSchema>;
+
+// --- audit log (Solution Administrator) ---
+
+export const adminAuditQuerySchema = z
+  .object({
+    actor: z.string().trim().max(254).optional(),
+    target: z.string().trim().max(254).optional(),
+    action: z
+      .string()
+      .trim()
+      .max(100)
+      .regex(/^[a-z0-9_.*]+$/, 'must be a dotted action such as device.delete or admin.*')
+      .optional(),
+    outcome: z.enum(['success', 'failure'], { message: 'must be success or failure' }).optional(),
+    from: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
+    to: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
+    cursor: z
+      .string()
+      .regex(/^[1-9][0-9]{0,15}$/, 'must be the nextCursor of a previous page')
+      .optional(),
+    limit: pageLimit,
+  })
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { message: 'must not be before from', path: ['to'] });
+export type AdminAuditQuery = z.infer<typeof adminAuditQuerySchema>;
+
+export const adminAuditEventSchema = activityEventSchema.extend({ clientAddress: z.string().nullable() });
+export const adminAuditResponseSchema = z.object({ events: z.array(adminAuditEventSchema), nextCursor: z.string().nullable() });
+export type AdminAuditResponse = z.infer<typeof adminAuditResponseSchema>;
+
+export const adminAuditVerifyResponseSchema = z.union([
+  z.object({ ok: z.literal(true), count: z.number().int().nonnegative() }),
+  z.object({ ok: z.literal(false), brokenAt: z.number().int().nonnegative(), id: z.string().nullable(), reason: z.string() }),
+]);
+export type AdminAuditVerifyResponse = z.infer<typeof adminAuditVerifyResponseSchema>;
