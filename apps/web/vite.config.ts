@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { STATIC_CSS_PREFIX, STATIC_JS_PREFIX } from '@mfa-portal/shared';
+import { antdStaticCss } from './src/lib/antd/static-css';
 
 const root = import.meta.dirname;
 
@@ -13,7 +14,8 @@ const root = import.meta.dirname;
 export default defineConfig({
   root,
   base: './',
-  plugins: [react()],
+  // antd's styles as a static stylesheet of the lazily loaded main application (no inline <style>: CSP).
+  plugins: [react(), antdStaticCss()],
   build: {
     outDir: path.join(root, 'dist'),
     emptyOutDir: true,
@@ -42,6 +44,12 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](i18next|i18next-http-backend|i18next-browser-languagedetector|react-i18next)[\\/]/,
             },
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ },
+            // Only the lazily loaded main application imports these, so they never reach the shell's bundle.
+            {
+              name: 'antd',
+              test: /[\\/]node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+|@babel[\\/]runtime|dayjs|scroll-into-view-if-needed|compute-scroll-into-view|throttle-debounce|clsx|classnames|stylis|@emotion)[\\/]/,
+            },
+            { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },
           ],
         },
       },

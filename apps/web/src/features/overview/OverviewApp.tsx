@@ -1,46 +1,102 @@
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { hasMfaData, useMfaData, useUser } from '../../shell/contexts';
-import { PageLayout } from '../../shell/components/PageLayout';
-import { SignOutButton } from '../../shell/components/SignOutButton';
-import { DeviceList } from './components/DeviceList';
+import { Route, Routes } from 'react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazyWithTimeout } from '../../shell/lazy-with-timeout';
+import { AntdProvider } from '../../lib/antd/AntdProvider';
+import { createQueryClient } from '../../lib/api/query-client';
+import { MAIN_NAMESPACES } from '../../lib/i18n/namespaces';
+import { AppLayout } from '../../lib/layout/AppLayout';
+import { useProfile } from '../../lib/profile/get-profile';
+import { MAIN_ROUTES } from '../../lib/routes';
+import { StepUpProvider } from '../../lib/step-up/step-up';
+import { FlashProvider } from '../../lib/ui/flash';
+import { Loading } from '../../lib/ui/Loading';
+import { RequireSelfService } from '../../lib/ui/RequireSelfService';
+import { ActivityPage } from '../activity';
+import { BypassCodesPage } from '../bypass-codes';
+import { AddAuthenticatorPage, AddDevicePage, AddTokenPage, loadAddPhonePage } from '../devices';
+import { HelpPage } from '../help';
+import { OverviewPage } from './routes/OverviewPage';
 import './overview.css';
 
+const AddPhonePage = lazyWithTimeout(loadAddPhonePage);
+
+/** Keeps MfaDataContext in step with the server after every change (see useProfile). */
+function ProfileSync() {
+  useProfile();
+  return null;
+}
+
+function MainRoutes() {
+  const { t } = useTranslation('app');
+  return (
+    <Routes>
+      <Route index element={<OverviewPage />} />
+      <Route
+        path={MAIN_ROUTES.addDevice}
+        element={
+          <RequireSelfService>
+            <AddDevicePage />
+          </RequireSelfService>
+        }
+      />
+      <Route
+        path={MAIN_ROUTES.addAuthenticator}
+        element={
+          <RequireSelfService>
+            <AddAuthenticatorPage />
+          </RequireSelfService>
+        }
+      />
+      <Route
+        path={MAIN_ROUTES.addToken}
+        element={
+          <RequireSelfService>
+            <AddTokenPage />
+          </RequireSelfService>
+        }
+      />
+      <Route
+        path={MAIN_ROUTES.addPhone}
+        element={
+          <RequireSelfService>
+            <Suspense fallback={<Loading label={t('loading_page')} />}>
+              <AddPhonePage />
+            </Suspense>
+          </RequireSelfService>
+        }
+      />
+      <Route path={MAIN_ROUTES.bypassCodes} element={<BypassCodesPage />} />
+      <Route path={MAIN_ROUTES.activity} element={<ActivityPage />} />
+      <Route path={MAIN_ROUTES.help} element={<HelpPage />} />
+      {/* Any other address: the overview (the spec's "/ and any other path"), saying the page does not exist. */}
+      <Route path="*" element={<OverviewPage unknownAddress />} />
+    </Routes>
+  );
+}
+
 /**
- * The main application, for now: who is signed in, their multi-factor status, their devices and a
- * summary of their bypass codes. Loaded lazily by the shell once the profile is known.
+ * The main application, loaded lazily by the shell once the user and their profile are known. This
+ * module is its composition root: providers (TanStack Query, Ant Design, success banners, step-up),
+ * the layout and the routes of every feature. It is the one place that imports across features.
  */
 export default function OverviewApp() {
-  const { t } = useTranslation('main');
-  const { user } = useUser();
-  const { mfaData } = useMfaData();
-  const name = user ? user.firstName || user.displayName : '';
-  const header = (
-    <>
-      {user ? <span className="signed-in-as">{t('header.signed_in_as', { name: user.displayName })}</span> : null}
-      <SignOutButton />
-    </>
-  );
+  // All namespaces at once (Suspense shows the shell's "Loading..." meanwhile).
+  useTranslation([...MAIN_NAMESPACES]);
+  const [queryClient] = useState(createQueryClient);
   return (
-    <PageLayout title={t('greeting', { name })} headerActions={header}>
-      {hasMfaData(mfaData) ? (
-        <>
-          <section className="section" aria-labelledby="status-heading">
-            <h2 id="status-heading">{t('status.heading')}</h2>
-            <p>
-              <span className={`status-badge status-badge--${mfaData.status}`}>{t(`status.label.${mfaData.status}`)}</span>{' '}
-              {t(`status.explanation.${mfaData.status}`)}
-            </p>
-          </section>
-          <section className="section" aria-labelledby="devices-heading">
-            <h2 id="devices-heading">{t('devices.heading')}</h2>
-            <DeviceList devices={mfaData.devices} />
-          </section>
-          <section className="section" aria-labelledby="bypass-heading">
-            <h2 id="bypass-heading">{t('bypass.heading')}</h2>
-            <p>{t('bypass.summary', { count: mfaData.bypassCodes.active })}</p>
-          </section>
-        </>
-      ) : null}
-    </PageLayout>
+    <QueryClientProvider client={queryClient}>
+      <AntdProvider>
+        <FlashProvider>
+          <StepUpProvider>
+            <ProfileSync />
+            <AppLayout>
+              <MainRoutes />
+            </AppLayout>
+          </StepUpProvider>
+        </FlashProvider>
+      </AntdProvider>
+    </QueryClientProvider>
   );
 }

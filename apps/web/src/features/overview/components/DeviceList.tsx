@@ -1,9 +1,9 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Device } from '@mfa-portal/shared';
-import { formatDate } from '../format';
+import { formatDate } from '../../../lib/ui/format';
 
-function DeviceItem({ device }: { device: Device }) {
+function DeviceItem({ device, actions }: { device: Device; actions?: ReactNode }) {
   const { t, i18n } = useTranslation('main');
   const headingId = useId();
   const language = i18n.resolvedLanguage;
@@ -47,13 +47,14 @@ function DeviceItem({ device }: { device: Device }) {
             <dd>{device.lastUsedAt ? formatDate(device.lastUsedAt, language, true) : t('devices.never_used')}</dd>
           </div>
         </dl>
+        {actions}
       </article>
     </li>
   );
 }
 
-/** The user's devices, or a plain empty state when there are none. */
-export function DeviceList({ devices }: { devices: readonly Device[] }) {
+/** The user's devices (each with its actions), or a plain empty state when there are none. */
+export function DeviceList({ devices, renderActions }: { devices: readonly Device[]; renderActions?: (device: Device) => ReactNode }) {
   const { t } = useTranslation('main');
   if (devices.length === 0) {
     return (
@@ -66,7 +67,7 @@ export function DeviceList({ devices }: { devices: readonly Device[] }) {
   return (
     <ul className="device-list">
       {devices.map((device) => (
-        <DeviceItem key={device.id} device={device} />
+        <DeviceItem key={device.id} device={device} actions={renderActions?.(device)} />
       ))}
     </ul>
   );

@@ -1,0 +1,2 @@
+/** Public surface of the activity feature. */
+export { ActivityPage } from './routes/ActivityPage';

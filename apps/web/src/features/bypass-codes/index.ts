@@ -1,0 +1,2 @@
+/** Public surface of the bypass-codes feature. */
+export { BypassCodesPage } from './routes/BypassCodesPage';

@@ -1,0 +1,52 @@
+import '../../lib/test/setup';
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderPortal } from '../../lib/test/render-portal';
+import { toE164 } from './routes/AddPhonePage';
+
+describe('add a device: the choice', () => {
+  it('offers an authenticator app (recommended), a hardware token and a phone', async () => {
+    await renderPortal({ path: '/devices/add' });
+    expect(screen.getByRole('heading', { level: 1, name: 'Add a device' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Authenticator app Recommended' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add an authenticator app' })).toHaveAttribute('href', '/devices/add/authenticator');
+    expect(screen.getByRole('link', { name: 'Add a hardware token' })).toHaveAttribute('href', '/devices/add/token');
+    expect(screen.getByRole('link', { name: 'Add a phone' })).toHaveAttribute('href', '/devices/add/phone');
+    expect(screen.getByRole('link', { name: 'Add a device' })).toHaveAttribute('aria-current', 'page');
+  });
+});
+
+describe('add a phone', () => {
+  it('says plainly that phones cannot be added yet, checks the number for the chosen country (US by default) and shows E.164', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({ path: '/devices/add/phone' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Add a phone' })).toBeInTheDocument();
+    expect(screen.getByText('Phones cannot be added in the portal yet')).toBeInTheDocument();
+    const country = screen.getByLabelText('Country or region');
+    expect(country).toHaveValue('US');
+    expect(screen.getByRole('option', { name: 'United States (+1)' })).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Phone number'), '12345');
+    await user.click(screen.getByRole('button', { name: 'Check the number' }));
+    expect(await screen.findByText('This does not look like a valid phone number for the country you chose.')).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('Phone number'));
+    await user.type(screen.getByLabelText('Phone number'), '(201) 555-0123');
+    await user.click(screen.getByRole('button', { name: 'Check the number' }));
+    expect(await screen.findByText('+1 201 555 0123 is a valid number')).toBeInTheDocument();
+    expect(screen.getByText('In international format: +12015550123. It has not been saved.')).toBeInTheDocument();
+
+    await user.selectOptions(country, 'GB');
+    await user.clear(screen.getByLabelText('Phone number'));
+    await user.type(screen.getByLabelText('Phone number'), '07400 123456');
+    await user.click(screen.getByRole('button', { name: 'Check the number' }));
+    expect(await screen.findByText('+44 7400 123456 is a valid number')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.path.startsWith('/api/'))).toEqual([]);
+  });
+
+  it('normalises numbers to E.164', () => {
+    expect(toE164('+1 201-555-0123', 'GB')).toEqual({ e164: '+12015550123', international: '+1 201 555 0123' });
+    expect(toE164('not a number', 'US')).toBeNull();
+  });
+});

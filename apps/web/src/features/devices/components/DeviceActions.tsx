@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from 'antd';
+import type { Device } from '@mfa-portal/shared';
+import { useCanChangeOwnMfa } from '../../../lib/self-service';
+import { RemoveDeviceDialog } from './RemoveDeviceDialog';
+import { RenameDeviceDialog } from './RenameDeviceDialog';
+import { ResyncTokenDialog } from './ResyncTokenDialog';
+import { TestDeviceDialog } from './TestDeviceDialog';
+import '../devices.css';
+
+type Dialog = 'rename' | 'test' | 'resync' | 'remove' | null;
+
+/**
+ * What the user can do with one device: rename it, check that it works (passcode devices), resync it
+ * (hardware tokens) and remove it. Each opens a dialog; each button names the device for screen readers.
+ */
+export function DeviceActions({ device, deviceCount }: { device: Device; deviceCount: number }) {
+  const { t } = useTranslation('devices');
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => setDialog(null);
+  const canChange = useCanChangeOwnMfa();
+  const canTest = device.capabilities.includes('passcode');
+  const canResync = canChange && device.kind === 'hardware_token';
+  return (
+    <div className="device-actions">
+      {canChange ? (
+        <Button onClick={() => setDialog('rename')} aria-label={t('actions.rename_named', { name: device.name })}>
+          {t('actions.rename')}
+        </Button>
+      ) : null}
+      {canTest ? (
+        <Button onClick={() => setDialog('test')} aria-label={t('actions.test_named', { name: device.name })}>
+          {t('actions.test')}
+        </Button>
+      ) : null}
+      {canResync ? (
+        <Button onClick={() => setDialog('resync')} aria-label={t('actions.resync_named', { name: device.name })}>
+          {t('actions.resync')}
+        </Button>
+      ) : null}
+      {canChange ? (
+        <Button danger onClick={() => setDialog('remove')} aria-label={t('actions.remove_named', { name: device.name })}>
+          {t('actions.remove')}
+        </Button>
+      ) : null}
+      {canChange ? <RenameDeviceDialog device={device} open={dialog === 'rename'} onClose={close} /> : null}
+      {canTest ? <TestDeviceDialog device={device} open={dialog === 'test'} onClose={close} /> : null}
+      {canResync ? <ResyncTokenDialog device={device} open={dialog === 'resync'} onClose={close} /> : null}
+      {canChange ? (
+        <RemoveDeviceDialog device={device} isOnlyDevice={deviceCount === 1} open={dialog === 'remove'} onClose={close} />
+      ) : null}
+    </div>
+  );
+}

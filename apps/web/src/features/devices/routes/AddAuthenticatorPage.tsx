@@ -1,0 +1,154 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Button, Form, Input } from 'antd';
+import { DEVICE_NAME_MAX_LENGTH, type TotpEnrolmentResponse } from '@mfa-portal/shared';
+import { isApiError } from '../../../lib/api/api-error';
+import { MAIN_ROUTES } from '../../../lib/routes';
+import { isStepUpCancelled } from '../../../lib/step-up/step-up';
+import { CopyButton } from '../../../lib/ui/CopyButton';
+import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
+import { useFlash } from '../../../lib/ui/flash';
+import { formatTime } from '../../../lib/ui/format';
+import { Loading } from '../../../lib/ui/Loading';
+import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
+import { Page } from '../../../lib/ui/Page';
+import { useConfirmAuthenticatorEnrolment } from '../api/confirm-authenticator-enrolment';
+import { useStartAuthenticatorEnrolment } from '../api/start-authenticator-enrolment';
+import '../devices.css';
+
+interface ConfirmForm {
+  name: string;
+  code: string;
+}
+
+/** The QR code's SVG as a data: address for an <img> (the CSP allows data: images, not inline SVG markup). */
+export function svgDataUrl(svg: string): string {
+  const bytes = new TextEncoder().encode(svg);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return `data:image/svg+xml;base64,${btoa(binary)}`;
+}
+
+/** The secret in groups of four, easier to read and type ("ABCD EFGH ..."). */
+export const groupSecret = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
+
+/**
+ * Adding an authenticator app: install an app, show the QR code (and the key for manual entry),
+ * confirm with the first code. Starting may ask the user to confirm it's them (step-up).
+ */
+export function AddAuthenticatorPage() {
+  const { t } = useTranslation('devices');
+  const start = useStartAuthenticatorEnrolment();
+  const enrolment = start.data;
+  const startError = start.error && !isStepUpCancelled(start.error) ? start.error : null;
+  return (
+    <Page title={t('authenticator.title')} intro={<p>{t('authenticator.intro')}</p>}>
+      <section className="step" aria-labelledby="authenticator-step-1">
+        <h2 id="authenticator-step-1">{t('authenticator.step1_title')}</h2>
+        <p>{t('authenticator.step1_body')}</p>
+      </section>
+      <section className="step" aria-labelledby="authenticator-step-2">
+        <h2 id="authenticator-step-2">{t('authenticator.step2_title')}</h2>
+        {enrolment ? (
+          <EnrolmentSecret enrolment={enrolment} />
+        ) : (
+          <>
+            <p>{t('authenticator.step2_before')}</p>
+            <Button type="primary" onClick={() => start.mutate()} loading={start.isPending}>
+              {start.isPending ? t('authenticator.starting') : t('authenticator.start')}
+            </Button>
+            {start.isPending ? <Loading label={t('authenticator.starting')} className="visually-hidden" /> : null}
+            {start.isError && isStepUpCancelled(start.error) ? <p className="form-note">{t('authenticator.not_confirmed')}</p> : null}
+            {startError ? <ErrorAlert error={startError} title={t('authenticator.start_failed')} /> : null}
+          </>
+        )}
+      </section>
+      {enrolment ? <ConfirmStep enrolment={enrolment} onRestart={() => start.reset()} /> : null}
+    </Page>
+  );
+}
+
+function EnrolmentSecret({ enrolment }: { enrolment: TotpEnrolmentResponse }) {
+  const { t, i18n } = useTranslation('devices');
+  const src = useMemo(() => svgDataUrl(enrolment.qrSvg), [enrolment.qrSvg]);
+  return (
+    <div className="enrolment">
+      <p>{t('authenticator.step2_scan')}</p>
+      <img className="enrolment__qr" src={src} alt={t('authenticator.qr_alt')} width={220} height={220} />
+      <div className="panel enrolment__manual">
+        <h3 className="enrolment__manual-title">{t('authenticator.manual_title')}</h3>
+        <p>{t('authenticator.manual_body')}</p>
+        <p className="secret">
+          <span className="visually-hidden">{t('authenticator.secret_label')} </span>
+          <code data-testid="totp-secret">{groupSecret(enrolment.secret)}</code>
+        </p>
+        <CopyButton text={enrolment.secret} label={t('authenticator.copy_secret')} />
+      </div>
+      <p className="form-note">{t('authenticator.expires', { time: formatTime(enrolment.expiresAt, i18n.resolvedLanguage) })}</p>
+    </div>
+  );
+}
+
+function ConfirmStep({ enrolment, onRestart }: { enrolment: TotpEnrolmentResponse; onRestart: () => void }) {
+  const { t } = useTranslation('devices');
+  const confirm = useConfirmAuthenticatorEnrolment();
+  const navigate = useNavigate();
+  const { showSuccess } = useFlash();
+  // Field ids are `<form name>_<field>`: unique on the page, even with another form open behind.
+  const formId = 'confirm-authenticator';
+  const submit = async (values: ConfirmForm) => {
+    try {
+      const device = await confirm.mutateAsync({
+        enrolmentId: enrolment.enrolmentId,
+        name: values.name.trim(),
+        code: normaliseOtp(values.code),
+      });
+      showSuccess(t('authenticator.done', { name: device.name }));
+      void navigate(MAIN_ROUTES.overview);
+    } catch {
+      // shown below from confirm.error
+    }
+  };
+  const expired = isApiError(confirm.error, 'enrolment.expired') || isApiError(confirm.error, 'enrolment.not_found');
+  const error = confirm.error && !isStepUpCancelled(confirm.error) ? confirm.error : null;
+  return (
+    <section className="step" aria-labelledby="authenticator-step-3">
+      <h2 id="authenticator-step-3">{t('authenticator.step3_title')}</h2>
+      <p>{t('authenticator.step3_body')}</p>
+      <Form<ConfirmForm>
+        name={formId}
+        layout="vertical"
+        initialValues={{ name: t('authenticator.default_name'), code: '' }}
+        onFinish={(values) => void submit(values)}
+        requiredMark={false}
+        className="narrow-form"
+      >
+        <Form.Item name="code" label={t('authenticator.code_label')} extra={t('authenticator.code_help')} rules={otpRules(t)}>
+          <Input {...OTP_INPUT_PROPS} />
+        </Form.Item>
+        <Form.Item
+          name="name"
+          label={t('authenticator.name_label')}
+          extra={t('authenticator.name_help')}
+          rules={[
+            { required: true, whitespace: true, message: t('rename.name_required') },
+            { max: DEVICE_NAME_MAX_LENGTH, message: t('rename.name_too_long', { max: DEVICE_NAME_MAX_LENGTH }) },
+          ]}
+        >
+          <Input maxLength={DEVICE_NAME_MAX_LENGTH} autoComplete="off" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={confirm.isPending}>
+          {confirm.isPending ? t('authenticator.confirming') : t('authenticator.confirm')}
+        </Button>
+      </Form>
+      {confirm.isError && isStepUpCancelled(confirm.error) ? <p className="form-note">{t('authenticator.not_confirmed')}</p> : null}
+      {error ? <ErrorAlert error={error} title={t('authenticator.confirm_failed')} /> : null}
+      {expired ? (
+        <Button className="after-alert" onClick={onRestart}>
+          {t('authenticator.restart')}
+        </Button>
+      ) : null}
+    </section>
+  );
+}

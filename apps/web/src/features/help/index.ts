@@ -1,0 +1,2 @@
+/** Public surface of the help feature. */
+export { HelpPage } from './routes/HelpPage';

@@ -1,0 +1,104 @@
+import { useMemo } from 'react';
+import { InteractionRequiredAuthError, type IPublicClientApplication } from '@azure/msal-browser';
+import { useMsal } from '@azure/msal-react';
+import { underBase } from '../../shell/base-path';
+import { useSettings } from '../../shell/contexts';
+import { ApiError, apiErrorFrom } from './api-error';
+
+/** The part of a zod schema the client needs: responses are checked against the shared contract. */
+export interface ResponseSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
+export interface RequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  signal?: AbortSignal | undefined;
+  /** Schema of the success body; without one the body is ignored (204 answers). */
+  schema?: ResponseSchema<T>;
+}
+
+export interface ApiClient {
+  request<T = void>(path: string, options?: RequestOptions<T>): Promise<T>;
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof DOMException && error.name === 'AbortError');
+}
+
+/**
+ * The self-service API client: a fresh bearer token before every call (MSAL renews an expired one
+ * silently), JSON in and out, AbortSignal passed through, every failure turned into an ApiError with
+ * the server's stable code (or a `client.*` code when no answer could be read).
+ */
+export function createApiClient(deps: { getAccessToken: () => Promise<string>; basePath?: string; fetchImpl?: typeof fetch }): ApiClient {
+  return {
+    async request<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+      const { method = 'GET', body, query, signal, schema } = options;
+      const accessToken = await deps.getAccessToken();
+      signal?.throwIfAborted();
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
+      const url = underBase(path, deps.basePath) + (search.size ? `?${search.toString()}` : '');
+      const headers: Record<string, string> = { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' };
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+      let response: Response;
+      try {
+        response = await (deps.fetchImpl ?? fetch)(url, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          cache: 'no-store',
+          signal,
+        });
+      } catch (error) {
+        if (isAbort(error, signal)) throw error;
+        throw new ApiError(0, 'client.network', error instanceof Error ? error.message : String(error));
+      }
+      if (!response.ok) throw await apiErrorFrom(response);
+      if (!schema || response.status === 204) return undefined as T;
+      let json: unknown;
+      try {
+        json = await response.json();
+      } catch (error) {
+        if (isAbort(error, signal)) throw error;
+        throw new ApiError(response.status, 'client.unexpected_response', 'The answer is not JSON.');
+      }
+      const parsed = schema.safeParse(json);
+      if (!parsed.success) {
+        console.error(`Unexpected answer from ${path}.`, parsed.error);
+        throw new ApiError(response.status, 'client.unexpected_response', `The answer of ${path} does not match the API contract.`);
+      }
+      return parsed.data;
+    },
+  };
+}
+
+/**
+ * A token for the API scope from MSAL: from its cache while valid, renewed silently (refresh token or
+ * hidden frame) otherwise. When the identity provider needs the user again, a `client.sign_in_required`
+ * ApiError lets the screen offer "Sign in again".
+ */
+export async function acquireApiToken(instance: IPublicClientApplication, scope: string, redirectUri?: string): Promise<string> {
+  const account = instance.getActiveAccount() ?? instance.getAllAccounts()[0];
+  if (!account) throw new ApiError(401, 'client.sign_in_required', 'Nobody is signed in.');
+  try {
+    const result = await instance.acquireTokenSilent({ scopes: [scope], account, ...(redirectUri ? { redirectUri } : {}) });
+    return result.accessToken;
+  } catch (error) {
+    if (error instanceof InteractionRequiredAuthError) throw new ApiError(401, 'client.sign_in_required', error.message);
+    throw new ApiError(0, 'client.network', error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The API client of the signed-in user (stable across renders). */
+export function useApiClient(): ApiClient {
+  const { instance } = useMsal();
+  const { apiInfo, clientInfo } = useSettings();
+  return useMemo(
+    () => createApiClient({ getAccessToken: () => acquireApiToken(instance, apiInfo.scope, clientInfo.silentRedirectUri) }),
+    [instance, apiInfo.scope, clientInfo.silentRedirectUri],
+  );
+}

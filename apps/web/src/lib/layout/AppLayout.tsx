@@ -1,0 +1,57 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink } from 'react-router';
+import { useUser } from '../../shell/contexts';
+import { SignOutButton } from '../../shell/components/SignOutButton';
+import { MAIN_ROUTES } from '../routes';
+import { useCanChangeOwnMfa } from '../self-service';
+import { FlashBanner } from '../ui/flash';
+import './app-layout.css';
+
+const NAV_ITEMS = [
+  { to: MAIN_ROUTES.overview, key: 'nav.overview', end: true },
+  { to: MAIN_ROUTES.addDevice, key: 'nav.add_device', end: false },
+  { to: MAIN_ROUTES.bypassCodes, key: 'nav.bypass_codes', end: false },
+  { to: MAIN_ROUTES.activity, key: 'nav.activity', end: false },
+  { to: MAIN_ROUTES.help, key: 'nav.help', end: false },
+] as const;
+
+/**
+ * Frame of every screen: a skip link, the banner (portal name, navigation, who is signed in, "Sign out"),
+ * the success banner and the page's main landmark. The navigation is a row of links, not a list, and
+ * wraps on narrow screens (from 360 px).
+ */
+export function AppLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('app');
+  const { user } = useUser();
+  const canChange = useCanChangeOwnMfa();
+  const skipToMain = () => document.getElementById('main')?.focus();
+  return (
+    <div className="layout app-layout">
+      {/* A button, not href="#main": with <base href> a fragment link would leave the page. */}
+      <button type="button" className="skip-link" onClick={skipToMain}>
+        {t('layout.skip_to_main')}
+      </button>
+      <header className="site-header app-header">
+        <Link to={MAIN_ROUTES.overview} className="site-header__brand app-header__brand">
+          {t('common:app.name')}
+        </Link>
+        <nav className="app-nav" aria-label={t('nav.label')}>
+          {NAV_ITEMS.filter((item) => canChange || item.to !== MAIN_ROUTES.addDevice).map((item) => (
+            <NavLink key={item.to} to={item.to} end={item.end} className="app-nav__link">
+              {t(item.key)}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="site-header__actions">
+          {user ? <span className="signed-in-as">{t('layout.signed_in_as', { name: user.displayName })}</span> : null}
+          <SignOutButton />
+        </div>
+      </header>
+      <main className="page app-page" id="main" tabIndex={-1}>
+        <FlashBanner />
+        {children}
+      </main>
+    </div>
+  );
+}

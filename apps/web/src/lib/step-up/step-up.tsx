@@ -1,0 +1,78 @@
+import { createContext, useCallback, useContext, useRef, useState, type ReactNode } from 'react';
+import { isApiError } from '../api/api-error';
+import { returnFocus } from '../ui/dialog-focus';
+import { StepUpDialog } from './StepUpDialog';
+
+/** The user closed the step-up dialog: the change was not made (and nothing needs to be shown). */
+export class StepUpCancelledError extends Error {
+  override readonly name = 'StepUpCancelledError';
+  constructor() {
+    super('The identity check was cancelled.');
+  }
+}
+
+export function isStepUpCancelled(error: unknown): error is StepUpCancelledError {
+  return error instanceof StepUpCancelledError;
+}
+
+type RequestStepUp = () => Promise<boolean>;
+const StepUpContext = createContext<RequestStepUp>(() => Promise.resolve(false));
+
+/**
+ * Owns the one "Confirm it's you" dialog. `requestStepUp()` opens it and resolves true once the user
+ * verified with a passcode or bypass code, false if they cancelled; concurrent requests share it.
+ */
+export function StepUpProvider({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const trigger = useRef<Element | null>(null);
+  const pending = useRef<{ promise: Promise<boolean>; resolve: (ok: boolean) => void } | null>(null);
+
+  const requestStepUp = useCallback(() => {
+    if (pending.current) return pending.current.promise;
+    let resolve: (ok: boolean) => void = () => undefined;
+    const promise = new Promise<boolean>((r) => (resolve = r));
+    pending.current = { promise, resolve };
+    trigger.current = document.activeElement;
+    setOpen(true);
+    return promise;
+  }, []);
+
+  const finish = useCallback((ok: boolean) => {
+    pending.current?.resolve(ok);
+    pending.current = null;
+    setOpen(false);
+  }, []);
+
+  return (
+    <StepUpContext.Provider value={requestStepUp}>
+      {children}
+      <StepUpDialog
+        open={open}
+        onVerified={() => finish(true)}
+        onCancel={() => finish(false)}
+        afterClose={() => returnFocus(trigger.current)}
+      />
+    </StepUpContext.Provider>
+  );
+}
+
+/**
+ * Runs a sensitive change; when the API answers 403 `auth.step_up_required`, asks the user to confirm
+ * it's them and runs the same change once more (with the same input: nothing the user typed is lost).
+ * Throws StepUpCancelledError when the user closes the dialog.
+ */
+export function useWithStepUp(): <T>(action: () => Promise<T>) => Promise<T> {
+  const requestStepUp = useContext(StepUpContext);
+  return useCallback(
+    async <T,>(action: () => Promise<T>): Promise<T> => {
+      try {
+        return await action();
+      } catch (error) {
+        if (!isApiError(error, 'auth.step_up_required')) throw error;
+        if (!(await requestStepUp())) throw new StepUpCancelledError();
+        return action();
+      }
+    },
+    [requestStepUp],
+  );
+}

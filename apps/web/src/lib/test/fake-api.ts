@@ -1,0 +1,76 @@
+import { vi } from 'vitest';
+import type { UserInfoResponse } from '@mfa-portal/shared';
+
+/** One request the application sent, as the server would see it. */
+export interface RecordedCall {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Headers;
+  body: unknown;
+}
+
+export type Handler = (call: RecordedCall) => Response | Promise<Response>;
+
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(status === 204 ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+export const apiError = (status: number, code: string, details?: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  json({ code, message: `${code} (server message)`, ...(details ? { details } : {}) }, status, headers);
+
+/**
+ * A stand-in for the server at the network boundary: `fetch` is replaced by a router of
+ * `METHOD path` → handler. The profile call answers `profile`; an unexpected call fails the request
+ * with 404 `route.not_found` and is listed in `unexpected` for the test to check. Requests honour
+ * their AbortSignal like the real fetch.
+ */
+export function installFakeApi(profile: UserInfoResponse) {
+  const routes = new Map<string, Handler[]>();
+  const calls: RecordedCall[] = [];
+  const unexpected: string[] = [];
+
+  const api = {
+    calls,
+    unexpected,
+    /** Answers `METHOD path` with `handler` (several handlers: one per call, the last one repeats). */
+    on(method: string, path: string, ...handlers: Handler[]) {
+      routes.set(`${method} ${path}`, handlers);
+      return api;
+    },
+    callsTo(method: string, path: string) {
+      return calls.filter((c) => c.method === method && c.path === path);
+    },
+  };
+
+  api.on('GET', '/account/getuserinfo', () => json(profile));
+
+  const fetchStub = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost:3000/');
+    const method = (init.method ?? 'GET').toUpperCase();
+    const call: RecordedCall = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: new Headers(init.headers),
+      body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    };
+    const signal = init.signal ?? undefined;
+    if (signal?.aborted) throw new DOMException('Aborted', 'AbortError');
+    calls.push(call);
+    const handlers = routes.get(`${method} ${url.pathname}`);
+    let response: Response;
+    if (!handlers?.length) {
+      unexpected.push(`${method} ${url.pathname}`);
+      response = apiError(404, 'route.not_found');
+    } else {
+      const handler = handlers.length > 1 ? handlers.shift()! : handlers[0]!;
+      response = await handler(call);
+    }
+    if (signal?.aborted) throw new DOMException('Aborted', 'AbortError');
+    return response;
+  });
+  vi.stubGlobal('fetch', fetchStub);
+  return api;
+}
+
+export type FakeApi = ReturnType<typeof installFakeApi>;

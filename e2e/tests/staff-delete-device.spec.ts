@@ -1,0 +1,40 @@
+import { expect, test } from '@playwright/test';
+import { openSignedIn, rememberAuthenticator } from './helpers';
+import { answerStepUp, expectAccessible, pressButton, stepUpDialog, watchCsp } from './support/portal';
+
+/**
+ * Removing a device needs a fresh verification (step-up). erin@ holds an old phone and the demo
+ * token D100-0004 (seeded); nothing verified her recently, so the removal must ask.
+ */
+const ERIN = 'erin@example.com';
+
+test('erin removes her old phone after confirming it is her with her token', async ({ page }) => {
+  const csp = watchCsp(page);
+  rememberAuthenticator(ERIN, { kind: 'hotp', serial: 'D100-0004', nextCounter: 0 });
+  await openSignedIn(page, ERIN);
+  const phone = page.getByRole('article', { name: 'Old phone' });
+  await expect(phone).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Your backup plan' })).toContainText('You have 2 devices');
+
+  await pressButton(page, 'Remove “Old phone”');
+  const confirm = page.getByRole('dialog', { name: 'Remove “Old phone”?' });
+  await expect(confirm).toContainText('You will no longer be able to use “Old phone” to confirm it is you.');
+  // The safe choice has the focus.
+  await expect(confirm.getByRole('button', { name: 'Keep it' })).toBeFocused();
+  await expectAccessible(page, 'the remove dialog');
+  await pressButton(page, 'Remove', confirm);
+
+  await expect(stepUpDialog(page)).toBeVisible();
+  await expectAccessible(page, 'the step-up dialog');
+  await answerStepUp(page, ERIN);
+
+  await expect(page.getByText('“Old phone” has been removed.')).toBeVisible();
+  await expect(phone).toHaveCount(0);
+  await expect(page.getByRole('article', { name: 'Duo D100 token' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Your backup plan' })).toContainText('You have only one device');
+
+  await page.goto('/activity');
+  await expect(page.getByText('Removed the device “Old phone”')).toBeVisible();
+  await expect(page.getByText('Confirmed it was you before a change')).toBeVisible();
+  expect(csp.violations()).toEqual([]);
+});
