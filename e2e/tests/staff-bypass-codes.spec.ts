@@ -95,7 +95,8 @@ test('bob creates, copies and revokes bypass codes; more than 7 days is refused'
 
   await test.step('the overview counts the live codes', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
-    await expect(page.getByRole('region', { name: 'Bypass codes' })).toContainText(`You have ${before + 1} active bypass code`);
+    await expect(page.getByRole('heading', { level: 1, name: /^Hello/ })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Bypass codes', exact: true })).toContainText(`You have ${before + 1} active bypass code`);
     await expect(page.getByText('iPhone 15')).toBeVisible();
     await expect(page.getByText('Duo D100 token')).toBeVisible();
   });
