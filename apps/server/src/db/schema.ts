@@ -150,6 +150,15 @@ export interface DirectoryUserTable {
   last_seen_at: NullableTimestamp;
 }
 
+// --- rate limits shared by all instances (0006) ---
+export interface RateLimitBucketTable {
+  key: string;
+  tokens: number;
+  /** Milliseconds since the epoch (bigint: read as a string by some drivers). */
+  updated_at_ms: ColumnType<string | number, number, number>;
+  full_at_ms: ColumnType<string | number, number, number>;
+}
+
 export interface Database {
   app_secret: AppSecretTable;
   missing_translation: MissingTranslationTable;
@@ -164,4 +173,5 @@ export interface Database {
   audit_event: AuditEventTable;
   audit_head: AuditHeadTable;
   directory_user: DirectoryUserTable;
+  rate_limit_bucket: RateLimitBucketTable;
 }
