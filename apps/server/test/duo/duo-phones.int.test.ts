@@ -48,7 +48,12 @@ function latestPushTo(duoPhoneId: string): string {
   return pushes.at(-1)!.txid;
 }
 
-async function refusedWithoutChange(run: () => Promise<{ statusCode: number; json(): unknown }>, status: number, code: string, field?: string) {
+async function refusedWithoutChange(
+  run: () => Promise<{ statusCode: number; json(): unknown }>,
+  status: number,
+  code: string,
+  field?: string,
+) {
   const before = standin.snapshot();
   const pushesBefore = standin.pushes.size;
   const res = await run();
@@ -149,7 +154,10 @@ describe('adding and activating a phone on Duo', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(smsActivationResponseSchema.parse(res.json()).sent).toBe(true);
     expect(standin.requests.at(-1)?.path).toMatch(/\/admin\/v1\/phones\/.+\/send_sms_activation$/);
-    expect((await auditEvents(m.db, 'device.activation')).at(-1)).toMatchObject({ outcome: 'success', details: expect.objectContaining({ channel: 'sms' }) });
+    expect((await auditEvents(m.db, 'device.activation')).at(-1)).toMatchObject({
+      outcome: 'success',
+      details: expect.objectContaining({ channel: 'sms' }),
+    });
   });
 
   it('once scanned in Duo Mobile the phone has push and passcodes', async () => {
@@ -259,9 +267,15 @@ describe('step-up by push on Duo', () => {
     const events = (await auditEvents(m.db, 'step_up.push')).filter((e) => (e.details as { txid?: string }).txid === txid);
     expect(events).toHaveLength(1);
     // Polling again does not record another step-up.
-    const count = await m.db.selectFrom('step_up').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const count = await m.db
+      .selectFrom('step_up')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     await m.call(BOB, 'GET', `/step-up/push/${txid}`);
-    const again = await m.db.selectFrom('step_up').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const again = await m.db
+      .selectFrom('step_up')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(again.n).toBe(count.n);
   });
 

@@ -310,7 +310,11 @@ export function createMeService(deps: MeServiceDeps) {
           await usableAccount(ctx, now);
           // Without a fresh step-up the provider accepts this only as the user's first device.
           const allowWhenDevicesExist = await stepUp.isFresh(ctx.upn, now);
-          return mfa.addPhone(ctx.upn, { number: body.number, platform: body.platform, ...(body.name ? { name: body.name } : {}) }, { allowWhenDevicesExist });
+          return mfa.addPhone(
+            ctx.upn,
+            { number: body.number, platform: body.platform, ...(body.name ? { name: body.name } : {}) },
+            { allowWhenDevicesExist },
+          );
         },
         (d) => ({ ...deviceDetails(d), phoneNumber: d.phoneNumber }),
       );
