@@ -50,6 +50,7 @@ export const ERROR_CODES = [
   'token.assigned',
   'token.retired',
   'token.import_invalid',
+  'push.not_found',
   'server.internal',
 ] as const;
 

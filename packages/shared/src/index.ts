@@ -5,3 +5,4 @@ export * from './settings.js';
 export * from './profile.js';
 export * from './mfa-api.js';
 export * from './admin-api.js';
+export * from './phone-api.js';

@@ -1,3 +1,4 @@
+import type { PushStateName } from '@mfa-portal/shared';
 import type { ColumnType, Generated } from 'kysely';
 
 /** Kysely table types. Each area keeps its tables together; `Database` joins them. */
@@ -150,7 +151,21 @@ export interface DirectoryUserTable {
   last_seen_at: NullableTimestamp;
 }
 
-// --- rate limits shared by all instances (0006) ---
+// --- push (0006) ---
+export interface PushTransactionTable {
+  id: string;
+  upn: string;
+  device_id: string;
+  purpose: 'device_test' | 'step_up' | 'admin_verify_identity';
+  provider_ref: string;
+  actor_upn: string;
+  state: ColumnType<PushStateName, PushStateName | undefined, PushStateName>;
+  started_at: Timestamp;
+  expires_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
+// --- rate limits shared by all instances (0007) ---
 export interface RateLimitBucketTable {
   key: string;
   tokens: number;
@@ -173,5 +188,6 @@ export interface Database {
   audit_event: AuditEventTable;
   audit_head: AuditHeadTable;
   directory_user: DirectoryUserTable;
+  push_transaction: PushTransactionTable;
   rate_limit_bucket: RateLimitBucketTable;
 }

@@ -20,6 +20,8 @@ export const MFA_ERRORS: Record<Exclude<MfaErrorCode, 'bypass_invalid_request'>,
   token_not_available: { status: 409, code: 'token.not_available' },
   bypass_not_found: { status: 404, code: 'bypass.not_found' },
   too_many_live_codes: { status: 409, code: 'bypass.too_many_live_codes' },
+  not_supported: { status: 409, code: 'mfa.not_supported_by_provider' },
+  push_not_found: { status: 404, code: 'push.not_found' },
 };
 
 const BYPASS_PROBLEM_CODES = new Set<ErrorCode>([

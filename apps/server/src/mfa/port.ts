@@ -1,4 +1,4 @@
-import type { BypassCodeInfo, Device, MfaData, MfaStatus } from '@mfa-portal/shared';
+import type { BypassCodeInfo, Device, MfaData, MfaStatus, PhonePlatform, PushStateName } from '@mfa-portal/shared';
 
 /**
  * The port every MFA provider adapter implements (builtin store, Duo). Routes and services speak
@@ -14,6 +14,12 @@ import type { BypassCodeInfo, Device, MfaData, MfaStatus } from '@mfa-portal/sha
  */
 export interface MfaProvider {
   readonly name: MfaData['provider'];
+  /**
+   * What this provider can do beyond the common core, so routes and the web application offer only
+   * that. An operation whose capability is false is refused with `not_supported` (409
+   * `mfa.not_supported_by_provider`), never imitated.
+   */
+  readonly capabilities: ProviderCapabilities;
   /** The user's status, devices and bypass-code summary; status 'not_provisioned' when unknown. */
   getUserData(username: string, now?: Date): Promise<MfaData>;
   /** Status of a provisioned user (an expired lockout reads as active); null when not provisioned. */
@@ -60,11 +66,66 @@ export interface MfaProvider {
   listBypassCodes(username: string, opts?: { now?: Date }): Promise<BypassCodeInfo[]>;
   revokeBypassCode(username: string, id: string, opts?: { now?: Date }): Promise<BypassCodeInfo>;
 
+  // --- phones and push (capabilities `phones`, `smsActivation`, `push`) ---
+  /**
+   * Adds a phone (E.164 number, platform) for the user. With `allowWhenDevicesExist: false`, refuses
+   * (`has_devices`) when the user already has a device.
+   */
+  addPhone(username: string, input: AddPhoneInput, opts: { allowWhenDevicesExist: boolean }): Promise<Device>;
+  /** A fresh activation link (and QR code) that installs the phone's push app for this phone. */
+  phoneActivation(username: string, deviceId: string, opts?: { now?: Date }): Promise<PhoneActivation>;
+  /** Sends the activation link to the phone by text message. */
+  sendSmsActivation(username: string, deviceId: string, opts?: { now?: Date }): Promise<{ expiresAt: Date }>;
+  /** Starts a push to one of the user's phones; answers at once with the provider's transaction id. */
+  startPush(username: string, deviceId: string, opts?: { type?: string }): Promise<{ txid: string }>;
+  /** The state of a push started by {@link startPush} for this user. */
+  pushStatus(username: string, txid: string): Promise<PushState>;
+  /** Helpdesk identity check: a verification push to the user's phone showing a confirmation code. */
+  sendVerificationPush(username: string, deviceId: string): Promise<{ pushId: string; confirmationCode: string }>;
+  verificationPushResponse(username: string, pushId: string): Promise<PushState>;
+
   // --- administration (issue 5): an administrator calls these for another user ---
   /** Provisioned users whose username, email or real name contains `query` (case-insensitive), by username. */
   searchUsers(query: string, page: { cursor?: string; limit: number }): Promise<MfaUserPage>;
   /** Ends a lockout (by policy or administrative): the account reads as active again, failures reset. */
   unlockUser(username: string, opts?: { now?: Date }): Promise<MfaAccount>;
+}
+
+/** What a provider can do; the web application reads it from GET /api/me/capabilities. */
+export interface ProviderCapabilities {
+  /** Phones can be added (and activated for push). */
+  phones: boolean;
+  /** The activation link can be sent to the phone by text message. */
+  smsActivation: boolean;
+  /** Pushes can be sent to activated phones (test, step-up, helpdesk verification). */
+  push: boolean;
+  /** Authenticator apps (TOTP) can be enrolled. */
+  totp: boolean;
+  /** Duo D100 hardware tokens can be claimed. */
+  hardwareTokens: boolean;
+}
+
+export interface AddPhoneInput {
+  /** E.164 (`+15555550100`). */
+  number: string;
+  platform: PhonePlatform;
+  name?: string;
+}
+
+export interface PhoneActivation {
+  activationUrl: string;
+  /** The provider's QR-code image URL (on its host: the portal's CSP does not load it; use qrSvg). */
+  activationBarcodeUrl: string;
+  /** The same QR code rendered by the portal, null when the barcode URL has no readable value. */
+  qrSvg: string | null;
+  installationUrl: string | null;
+  expiresAt: Date;
+}
+
+export interface PushState {
+  state: PushStateName;
+  /** The provider's status text, for logs and the helpdesk. */
+  detail: string | null;
 }
 
 export interface MfaUserSummary {
@@ -153,7 +214,11 @@ export type MfaErrorCode =
   | 'token_not_available'
   | 'bypass_not_found'
   | 'bypass_invalid_request'
-  | 'too_many_live_codes';
+  | 'too_many_live_codes'
+  /** The configured provider cannot do this (see {@link ProviderCapabilities}). */
+  | 'not_supported'
+  /** A push transaction unknown for this user. */
+  | 'push_not_found';
 
 /** An expected refusal by the provider; the services map it to an HTTP error code. */
 export class MfaError extends Error {

@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { TOTP_ENROLMENT_TTL_SECONDS, type BypassCodeInfo, type Device, type DeviceCapability, type MfaData } from '@mfa-portal/shared';
 import type { Database, MfaDeviceTable, MfaUserTable } from '../../db/schema.js';
 import type { MfaKeys } from '../mfa-keys.js';
-import { MfaError, type MfaAccount, type MfaProvider, type VerifyFailure, type VerifyOutcome } from '../port.js';
+import { MfaError, type MfaAccount, type MfaProvider, type ProviderCapabilities, type VerifyFailure, type VerifyOutcome } from '../port.js';
 import { builtinRepository, type BuiltinRepository } from './builtin.repository.js';
 import {
   bypassExpiresAt,
@@ -99,6 +99,17 @@ export interface BuiltinProviderOptions {
   lockout?: LockoutPolicy;
 }
 
+/** What the builtin provider can do: authenticator apps and D100 tokens; no phone channel. */
+export const BUILTIN_CAPABILITIES: ProviderCapabilities = Object.freeze({
+  phones: false,
+  smsActivation: false,
+  push: false,
+  totp: true,
+  hardwareTokens: true,
+});
+export const BUILTIN_NO_PHONE_CHANNEL =
+  'The builtin MFA provider has no phone channel: it cannot send text messages or pushes. Use an authenticator app or a hardware token.';
+
 /** The builtin provider: the portal's own store in the database (embedded default). */
 export function createBuiltinProvider(db: Kysely<Database>, options: BuiltinProviderOptions): MfaProvider {
   const repo = builtinRepository(db);
@@ -127,8 +138,22 @@ export function createBuiltinProvider(db: Kysely<Database>, options: BuiltinProv
     });
   }
 
+  /** The builtin provider has no phone channel (no SMS gateway, no push service): it refuses, never imitates. */
+  const noPhoneChannel = async (): Promise<never> => {
+    throw new MfaError('not_supported', { reason: BUILTIN_NO_PHONE_CHANNEL });
+  };
+
   return {
     name: 'builtin',
+    capabilities: BUILTIN_CAPABILITIES,
+
+    addPhone: noPhoneChannel,
+    phoneActivation: noPhoneChannel,
+    sendSmsActivation: noPhoneChannel,
+    startPush: noPhoneChannel,
+    pushStatus: noPhoneChannel,
+    sendVerificationPush: noPhoneChannel,
+    verificationPushResponse: noPhoneChannel,
 
     async getUserData(username, now = new Date()) {
       const user = await repo.findUserByUsername(username);

@@ -13,7 +13,18 @@ import { AppError } from '../../lib/errors.js';
 import { maskPhoneNumber } from '../builtin/builtin-provider.js';
 import { formatBypassCode, normalizeBypassCode, validateBypassRequest } from '../builtin/bypass-codes.js';
 import { qrCodeSvg } from '../builtin/otp.js';
-import { MfaError, type MfaAccount, type MfaProvider, type VerifyFailure, type VerifyOutcome } from '../port.js';
+import {
+  MfaError,
+  type MfaAccount,
+  type MfaProvider,
+  type PhoneActivation,
+  type ProviderCapabilities,
+  type PushState,
+  type VerifyFailure,
+  type VerifyOutcome,
+} from '../port.js';
+
+export type { PhoneActivation, PushState } from '../port.js';
 import { duoAdminApi, type DuoAdminApi } from './admin-api.js';
 import { duoAuthApi, type DuoAuthApi } from './auth-api.js';
 import { DuoClient, type DuoLogger } from './client.js';
@@ -80,7 +91,16 @@ const PLATFORM_TO_DUO: Record<string, string> = {
 
 const E164 = /^\+[1-9][0-9]{6,14}$/;
 
-/** What Duo can do that the port does not offer yet (phones, Duo Mobile activation, pushes). */
+/** What Duo can do through the port: phones, Duo Mobile activation (QR or SMS), pushes; no authenticator-app enrolment. */
+export const DUO_CAPABILITIES: ProviderCapabilities = Object.freeze({
+  phones: true,
+  smsActivation: true,
+  push: true,
+  totp: false,
+  hardwareTokens: true,
+});
+
+/** Duo's phone and push operations with their Duo-specific options (the port's methods call these). */
 export interface DuoExtras {
   /** Adds a phone (E.164 number, platform) and associates it with the user; refuses (`has_devices`) a second device without step-up. */
   addPhone(
@@ -106,22 +126,6 @@ export interface DuoExtras {
   /** Helpdesk identity check: a verification push to the user's phone, with the code it shows. */
   sendVerificationPush(username: string, deviceId: string): Promise<{ pushId: string; confirmationCode: string }>;
   verificationPushResponse(username: string, pushId: string): Promise<PushState>;
-}
-
-export interface PhoneActivation {
-  activationUrl: string;
-  /** Duo's QR-code image URL (on Duo's host: the portal's CSP does not load it; use qrSvg). */
-  activationBarcodeUrl: string;
-  /** The same QR code rendered by the portal, null when Duo's barcode URL has no readable value. */
-  qrSvg: string | null;
-  installationUrl: string | null;
-  expiresAt: Date;
-}
-
-export interface PushState {
-  state: 'waiting' | 'approved' | 'denied' | 'fraud' | 'timeout';
-  /** Duo's status text, for logs and the helpdesk. */
-  detail: string | null;
 }
 
 export interface DuoMfaProvider extends MfaProvider {
@@ -335,6 +339,19 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
 
   const provider: DuoMfaProvider = {
     name: 'duo',
+    capabilities: DUO_CAPABILITIES,
+
+    addPhone: (username, input, opts) => provider.duo.addPhone(username, input, opts),
+    phoneActivation: (username, deviceId, opts) => provider.duo.phoneActivation(username, deviceId, opts),
+    sendSmsActivation: (username, deviceId, opts) => provider.duo.sendSmsActivation(username, deviceId, opts),
+    startPush: (username, deviceId, opts) => provider.duo.startPush(username, deviceId, opts),
+    async pushStatus(username, txid) {
+      // Duo's auth_status knows only the txid: the portal binds each txid to its user before asking.
+      await userOrThrow(username);
+      return provider.duo.pushStatus(txid);
+    },
+    sendVerificationPush: (username, deviceId) => provider.duo.sendVerificationPush(username, deviceId),
+    verificationPushResponse: (username, pushId) => provider.duo.verificationPushResponse(username, pushId),
 
     async getUserData(username, now = new Date()) {
       const user = await findUser(username);

@@ -26,6 +26,10 @@ import {
   adminUsersResponseSchema,
   adminVerifyIdentityBodySchema,
   adminVerifyIdentityResponseSchema,
+  adminVerifyPushBodySchema,
+  adminVerifyPushResponseSchema,
+  adminVerifyPushStatusSchema,
+  pushIdParamsSchema,
   createBypassCodesResponseSchema,
   errorBodySchema,
   type PortalRole,
@@ -140,6 +144,39 @@ export async function adminRoutes(app: FastifyInstance, opts: { verify: TokenVer
       },
     },
     async (request) => admin.verifyIdentity(contextOf(request), roleOf(request), request.params.upn, request.body),
+  );
+
+  r.post(
+    '/users/:upn/verify-identity/push',
+    {
+      preValidation: onUser('admin.user.verify_identity'),
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: "Send a verification push to one of the user's phones; read them the confirmation code, then poll",
+        description: '409 mfa.not_supported_by_provider when the provider cannot send pushes.',
+        params: adminUserParamsSchema,
+        body: adminVerifyPushBodySchema,
+        response: { 202: adminVerifyPushResponseSchema, ...ERRORS },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await admin.verifyIdentityPush(contextOf(request), roleOf(request), request.params.upn, request.body.deviceId)),
+  );
+
+  r.get(
+    '/users/:upn/verify-identity/push/:txid',
+    {
+      preValidation: onUser('admin.user.verify_identity'),
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'The answer to a verification push this administrator sent (result audited once)',
+        params: adminUserParamsSchema.extend(pushIdParamsSchema.shape),
+        response: { 200: adminVerifyPushStatusSchema, ...ERRORS },
+      },
+    },
+    async (request) => admin.verifyIdentityPushStatus(contextOf(request), roleOf(request), request.params.upn, request.params.txid),
   );
 
   r.post(

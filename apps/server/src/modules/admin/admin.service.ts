@@ -11,6 +11,8 @@ import {
   type AdminUserDetail,
   type AdminUsersResponse,
   type AdminVerifyIdentityResponse,
+  type AdminVerifyPushResponse,
+  type AdminVerifyPushStatus,
   type CreateBypassCodesResponse,
   type Device,
   type PortalRole,
@@ -23,6 +25,7 @@ import { mfaErrorToAppError } from '../../mfa/errors.js';
 import { MfaError, type MfaProvider } from '../../mfa/port.js';
 import { VERIFY_FAILURE_CODES, type VerificationService } from '../../mfa/verification.js';
 import type { ChainedAuditEvent } from '../audit/audit-chain.js';
+import type { PushService } from '../push/push.service.js';
 import type { AuditFilter, AuditService } from '../audit/audit.service.js';
 import { auditCsvHeader, auditCsvRow } from './audit-csv.js';
 import type { DirectoryRepository, DirectoryUser } from './directory.repository.js';
@@ -53,6 +56,8 @@ export interface AdminServiceDeps {
   verification: VerificationService;
   directory: DirectoryRepository;
   policy: Policy;
+  /** Pushes started through the provider (verification push); absent: pushes answer 409. */
+  pushes?: PushService;
   /** The builtin provider's token inventory; null with another provider (inventory actions answer 409). */
   inventory: Inventory | null;
   /** Where staff sign in and enrol (the activation link). */
@@ -287,6 +292,77 @@ export function createAdminService(deps: AdminServiceDeps) {
         },
         (r) => ({ verified: r.verified, ...(r.reason ? { result: r.reason } : {}) }),
       );
+    },
+
+    /**
+     * Identity check by push (issue 6): a verification push to the user's phone. The answer carries the
+     * confirmation code the helpdesk member reads to the caller (who sees it in the push), then
+     * {@link verifyIdentityPushStatus} is polled. Start and result are both audited.
+     */
+    async verifyIdentityPush(ctx: AdminContext, role: PortalRole, upn: string, deviceId: string): Promise<AdminVerifyPushResponse> {
+      const now = clock();
+      // Unwanted pushes tire people into approving one: the target's verification budgets bound them.
+      const limited = await verification.throttle({
+        upn,
+        clientAddress: ctx.clientAddress,
+        action: 'admin.user.verify_identity_push',
+        actor: actorOf(ctx),
+        requestId: ctx.requestId,
+        details: { role, deviceId },
+      });
+      if (limited)
+        throw new AppError(
+          429,
+          'request.rate_limited',
+          undefined,
+          { retryAfterSeconds: limited.retryAfterSeconds },
+          { 'retry-after': String(limited.retryAfterSeconds) },
+        );
+      const started = await audited(
+        ctx,
+        role,
+        'admin.user.verify_identity_push',
+        upn,
+        {},
+        { deviceId, method: 'push' },
+        async () => {
+          if (!deps.pushes) throw new MfaError('not_supported');
+          return deps.pushes.start({ upn, deviceId, purpose: 'admin_verify_identity', actorUpn: ctx.upn, now });
+        },
+        (r) => ({ txid: r.push.txid }),
+      );
+      return { ...started.push, confirmationCode: started.confirmationCode ?? '' };
+    },
+
+    /** The state of a verification push this administrator started; its result is audited once. */
+    async verifyIdentityPushStatus(ctx: AdminContext, role: PortalRole, upn: string, txid: string): Promise<AdminVerifyPushStatus> {
+      if (!deps.pushes) throw mfaErrorToAppError(new MfaError('not_supported'));
+      const polled = await deps.pushes
+        .poll({ upn, txid, purpose: 'admin_verify_identity', actorUpn: ctx.upn, now: clock() })
+        .catch((err: unknown) => {
+          throw toAppError(err) ?? err;
+        });
+      const verified = polled.push.state === 'approved';
+      if (polled.justCompleted) {
+        await audit.append({
+          actor: actorOf(ctx),
+          target: upn,
+          action: 'admin.user.verify_identity',
+          outcome: verified ? 'success' : 'failure',
+          reason: verified ? null : `push.${polled.push.state}`,
+          requestId: ctx.requestId,
+          clientAddress: ctx.clientAddress,
+          details: {
+            role,
+            method: 'push',
+            deviceId: polled.push.deviceId,
+            txid: polled.push.txid,
+            verified,
+            ...(polled.detail ? { detail: polled.detail } : {}),
+          },
+        });
+      }
+      return { ...polled.push, verified };
     },
 
     async createBypassCodes(

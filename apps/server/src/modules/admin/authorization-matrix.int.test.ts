@@ -68,6 +68,7 @@ const err = (status: number, code: string): Expect => ({ status, code });
 const FORBIDDEN = err(403, 'auth.forbidden');
 const PROTECTED_SELF = err(403, 'auth.protected_account');
 const STEP_UP = err(403, 'auth.step_up_required');
+const NOT_SUPPORTED = err(409, 'mfa.not_supported_by_provider');
 const isProtectedCaller = (c: Ctx) => c.caller === 'helpdesk' || c.caller === 'solution_admin';
 
 /** Self-service: the caller's own resources, or another user's ids (not found). */
@@ -145,6 +146,47 @@ const meRoutes: RouteCase[] = [
     expect: () => err(422, 'mfa.code_invalid'),
   },
   { method: 'GET', route: 'GET /api/me/activity', path: () => '/api/me/activity', expect: () => ok() },
+  // Phones and push (issue 6): the matrix runs on the builtin provider, which has no phone channel.
+  { method: 'GET', route: 'GET /api/me/capabilities', path: () => '/api/me/capabilities', expect: () => ok() },
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/phone',
+    path: () => '/api/me/devices/phone',
+    body: () => ({ number: '+15555550199', platform: 'android' }),
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : NOT_SUPPORTED),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/me/devices/:id/activation',
+    path: (c) => `/api/me/devices/${c.ids.device}/activation`,
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : NOT_SUPPORTED),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/:id/activation/sms',
+    path: (c) => `/api/me/devices/${c.ids.device}/activation/sms`,
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : NOT_SUPPORTED),
+  },
+  { method: 'POST', route: 'POST /api/me/devices/:id/push', path: (c) => `/api/me/devices/${c.ids.device}/push`, expect: () => NOT_SUPPORTED },
+  {
+    method: 'GET',
+    route: 'GET /api/me/devices/:id/push/:txid',
+    path: (c) => `/api/me/devices/${c.ids.device}/push/${randomUUID()}`,
+    expect: () => err(404, 'push.not_found'),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/step-up/push',
+    path: () => '/api/me/step-up/push',
+    body: (c) => ({ deviceId: c.ids.device }),
+    expect: () => NOT_SUPPORTED,
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/me/step-up/push/:txid',
+    path: () => `/api/me/step-up/push/${randomUUID()}`,
+    expect: () => err(404, 'push.not_found'),
+  },
 ];
 
 /** Acting on one user: staff never; never on one's own account; helpdesk never on a protected one. */
@@ -171,6 +213,19 @@ const adminRoutes: RouteCase[] = [
     path: (c) => `/api/admin/users/${c.upn}/verify-identity`,
     body: () => ({ deviceId: randomUUID(), code: '123456' }),
     expect: onUser(err(404, 'device.not_found')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/verify-identity/push',
+    path: (c) => `/api/admin/users/${c.upn}/verify-identity/push`,
+    body: (c) => ({ deviceId: c.ids.device }),
+    expect: onUser(NOT_SUPPORTED),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/users/:upn/verify-identity/push/:txid',
+    path: (c) => `/api/admin/users/${c.upn}/verify-identity/push/${randomUUID()}`,
+    expect: onUser(err(404, 'push.not_found')),
   },
   {
     method: 'POST',

@@ -16,6 +16,14 @@ const ROUTES: Array<[method: 'get' | 'post' | 'patch' | 'delete', path: string]>
   ['get', '/api/me/step-up'],
   ['post', '/api/me/step-up'],
   ['get', '/api/me/activity'],
+  ['get', '/api/me/capabilities'],
+  ['post', '/api/me/devices/phone'],
+  ['get', '/api/me/devices/{id}/activation'],
+  ['post', '/api/me/devices/{id}/activation/sms'],
+  ['post', '/api/me/devices/{id}/push'],
+  ['get', '/api/me/devices/{id}/push/{txid}'],
+  ['post', '/api/me/step-up/push'],
+  ['get', '/api/me/step-up/push/{txid}'],
 ];
 
 describe('GET /api/docs', () => {
@@ -41,6 +49,14 @@ describe('GET /api/docs', () => {
         .filter((p) => p.startsWith('/api/me'))
         .sort(),
     ).toEqual([...new Set(ROUTES.map(([, p]) => p))].sort());
+  });
+
+  it('documents the phone number rule of POST /api/me/devices/phone (E.164)', async () => {
+    const doc = (await m.t.app.inject({ url: '/api/docs' })).json();
+    const body = doc.paths['/api/me/devices/phone'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.number.pattern).toBe('^\\+[1-9][0-9]{6,14}$');
+    expect(body.properties.platform.enum).toEqual(['ios', 'android', 'other']);
+    expect(body.required).toEqual(expect.arrayContaining(['number', 'platform']));
   });
 
   it('carries the validation rules and error answers of the schemas', async () => {

@@ -16,6 +16,7 @@ import { createInventory } from '../../mfa/builtin/inventory.js';
 import { adminRoutes } from '../admin/admin.routes.js';
 import { createAdminService } from '../admin/admin.service.js';
 import { directoryRepository } from '../admin/directory.repository.js';
+import { createPushService } from '../push/push.service.js';
 import { createMeService } from './me.service.js';
 import { meRoutes } from './me.routes.js';
 
@@ -59,7 +60,8 @@ export async function apiRoutes(app: FastifyInstance, opts: ApiRoutesOptions): P
   const audit = opts.audit ?? createAuditService(db);
   const stepUp = opts.stepUp ?? createStepUpService(db, { maxAgeSeconds: config.mfa.stepUpMaxAgeSeconds });
   const verification = opts.verification ?? createVerificationService({ mfa, audit, limits: config.mfa.verifyRateLimit });
-  const service = createMeService({ mfa, audit, stepUp, verification, totpIssuer: config.mfa.totpIssuer, now: opts.now });
+  const pushes = createPushService(db, mfa);
+  const service = createMeService({ mfa, audit, stepUp, verification, pushes, totpIssuer: config.mfa.totpIssuer, now: opts.now });
 
   const policy = createPolicy(config.roles);
   await app.register(meRoutes, { prefix: '/api/me', verify: opts.verify, service, policy, audit });
@@ -71,6 +73,7 @@ export async function apiRoutes(app: FastifyInstance, opts: ApiRoutesOptions): P
     verification,
     directory: directoryRepository(db),
     policy,
+    pushes,
     inventory: mfa.name === 'builtin' ? createInventory(db, loadMfaKeys(config).box) : null,
     portalUrl: config.publicUrl,
     now: opts.now,

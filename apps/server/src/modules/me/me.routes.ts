@@ -24,6 +24,15 @@ import {
   testDeviceBodySchema,
   testDeviceResponseSchema,
   totpEnrolmentResponseSchema,
+  addPhoneBodySchema,
+  phoneActivationResponseSchema,
+  providerCapabilitiesSchema,
+  pushIdParamsSchema,
+  pushParamsSchema,
+  pushTransactionSchema,
+  smsActivationResponseSchema,
+  stepUpPushBodySchema,
+  stepUpPushStatusSchema,
 } from '@mfa-portal/shared';
 import { authenticate } from '../../auth/authenticate.js';
 import type { Policy, SelfAction } from '../../auth/policy.js';
@@ -94,6 +103,96 @@ export async function meRoutes(
     '/devices',
     { schema: { tags: TAGS, security: SECURITY, summary: 'List my devices', response: { 200: devicesResponseSchema, ...COMMON_ERRORS } } },
     async (request) => me.listDevices(contextOf(request)),
+  );
+
+  r.get(
+    '/capabilities',
+    {
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'What the configured MFA provider can do (phones, text messages, push, authenticator apps, tokens)',
+        response: { 200: providerCapabilitiesSchema, ...COMMON_ERRORS },
+      },
+    },
+    async () => me.capabilities(),
+  );
+
+  r.post(
+    '/devices/phone',
+    {
+      preValidation: changeMfa,
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Add a phone (E.164 number and platform); then activate it for push',
+        description:
+          'Needs a step-up when the user already has a device. 409 mfa.not_supported_by_provider when the provider has no phone channel.',
+        body: addPhoneBodySchema,
+        response: { 201: deviceSchema, ...CHANGE_ERRORS },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await me.addPhone(contextOf(request), request.body)),
+  );
+
+  r.get(
+    '/devices/:id/activation',
+    {
+      preValidation: changeMfa,
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: "A fresh activation link and QR code (SVG) for one of my phones' push app",
+        description: 'Each call makes a new link (the previous one stops working). Needs a step-up when the user has another device.',
+        params: deviceIdParamsSchema,
+        response: { 200: phoneActivationResponseSchema, ...CHANGE_ERRORS },
+      },
+    },
+    async (request) => me.phoneActivation(contextOf(request), request.params.id),
+  );
+
+  r.post(
+    '/devices/:id/activation/sms',
+    {
+      preValidation: changeMfa,
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Send the activation link to one of my phones by text message',
+        description: 'Needs a step-up when the user has another device.',
+        params: deviceIdParamsSchema,
+        response: { 200: smsActivationResponseSchema, ...CHANGE_ERRORS },
+      },
+    },
+    async (request) => me.sendSmsActivation(contextOf(request), request.params.id),
+  );
+
+  r.post(
+    '/devices/:id/push',
+    {
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Send a test push to one of my phones (answers at once; poll its state)',
+        params: deviceIdParamsSchema,
+        response: { 202: pushTransactionSchema, ...CHANGE_ERRORS },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await me.startTestPush(contextOf(request), request.params.id)),
+  );
+
+  r.get(
+    '/devices/:id/push/:txid',
+    {
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'The state of a test push: waiting, approved, denied, fraud or timeout',
+        params: pushParamsSchema,
+        response: { 200: pushTransactionSchema, ...CHANGE_ERRORS },
+      },
+    },
+    async (request) => me.testPushStatus(contextOf(request), request.params.id, request.params.txid),
   );
 
   r.post(
@@ -279,6 +378,34 @@ export async function meRoutes(
       },
     },
     async (request) => me.stepUp(contextOf(request), request.body),
+  );
+
+  r.post(
+    '/step-up/push',
+    {
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Step up by approving a push on one of my phones (answers at once; poll its state)',
+        body: stepUpPushBodySchema,
+        response: { 202: pushTransactionSchema, ...CHANGE_ERRORS },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await me.startStepUpPush(contextOf(request), request.body.deviceId)),
+  );
+
+  r.get(
+    '/step-up/push/:txid',
+    {
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'The state of a step-up push; once approved, the step-up it gave',
+        params: pushIdParamsSchema,
+        response: { 200: stepUpPushStatusSchema, ...CHANGE_ERRORS },
+      },
+    },
+    async (request) => me.stepUpPushStatus(contextOf(request), request.params.txid),
   );
 
   r.get(

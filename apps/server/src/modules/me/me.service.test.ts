@@ -6,6 +6,7 @@ import type { VerificationResult, VerificationService } from '../../mfa/verifica
 import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import type { StepUpService } from '../step-up/step-up.service.js';
 import { createMeService, type MeContext } from './me.service.js';
+import type { PushService } from '../push/push.service.js';
 
 /** The self-service rules with the provider, step-up, verification and audit faked. */
 
@@ -57,7 +58,8 @@ function setup(opts: { account?: MfaAccount | null; fresh?: boolean; verify?: Ve
     createBypassCodes: vi.fn(async () => ({ codes: [{ id: 'b1', code: '123 456 789', expiresAt: NOW, usesLeft: 1 }], replaced: 0 })),
     ...opts.provider,
   } as unknown as MfaProvider;
-  const service = createMeService({ mfa, audit, stepUp, verification, totpIssuer: 'Test', now: () => NOW });
+  const pushes: PushService = { timeoutSeconds: 120, start: vi.fn(), poll: vi.fn() };
+  const service = createMeService({ mfa, audit, stepUp, verification, pushes, totpIssuer: 'Test', now: () => NOW });
   return { service, mfa, entries, stepUp, verification };
 }
 

@@ -12,12 +12,19 @@ import type {
   StepUpStatus,
   TestDeviceResponse,
   TotpEnrolmentResponse,
+  AddPhoneBody,
+  PhoneActivationResponse,
+  ProviderCapabilitiesResponse,
+  PushTransaction,
+  SmsActivationResponse,
+  StepUpPushStatus,
 } from '@mfa-portal/shared';
 import { AppError } from '../../lib/errors.js';
 import { mfaErrorToAppError } from '../../mfa/errors.js';
 import { MfaError, type MfaAccount, type MfaProvider } from '../../mfa/port.js';
 import { VERIFY_FAILURE_CODES, type VerificationResult, type VerificationService } from '../../mfa/verification.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { PushService } from '../push/push.service.js';
 import type { StepUpService } from '../step-up/step-up.service.js';
 
 /**
@@ -38,6 +45,7 @@ export interface MeServiceDeps {
   audit: AuditService;
   stepUp: StepUpService;
   verification: VerificationService;
+  pushes: PushService;
   totpIssuer: string;
   now?: () => Date;
 }
@@ -47,7 +55,7 @@ export type CreateBypassCodesInput = { count: number; validitySeconds: number; r
 const iso = (d: Date) => d.toISOString();
 
 export function createMeService(deps: MeServiceDeps) {
-  const { mfa, audit, stepUp, verification } = deps;
+  const { mfa, audit, stepUp, verification, pushes } = deps;
   const clock = deps.now ?? (() => new Date());
 
   const stepUpRequired = () => new AppError(403, 'auth.step_up_required', undefined, { maxAgeSeconds: stepUp.maxAgeSeconds });
@@ -143,6 +151,35 @@ export function createMeService(deps: MeServiceDeps) {
       case 'no_factor':
         return new AppError(409, code);
     }
+  }
+
+  /**
+   * (Re)activating a phone hands its push channel to whoever scans the code: when the user has any
+   * other device, that needs a fresh step-up, as adding a device does.
+   */
+  async function requireStepUpForActivation(ctx: MeContext, deviceId: string, now: Date): Promise<void> {
+    const devices = await mfa.listDevices(ctx.upn);
+    if (!devices.some((d) => d.id === deviceId)) throw new AppError(404, 'device.not_found');
+    if (devices.some((d) => d.id !== deviceId)) await requireStepUp(ctx, now);
+  }
+
+  /** 409 `mfa.not_supported_by_provider` when the configured provider cannot do this: it is never imitated. */
+  function requireCapability(capability: 'phones' | 'smsActivation' | 'push'): void {
+    if (!mfa.capabilities[capability]) throw new MfaError('not_supported', { reason: `The ${mfa.name} MFA provider cannot do this.` });
+  }
+
+  /** Audits the end of a push (once: the poll that saw it answered). */
+  async function auditPushResult(ctx: MeContext, action: string, push: PushTransaction, detail: string | null): Promise<void> {
+    await audit.append({
+      actor: { upn: ctx.upn, roles: ctx.roles },
+      target: ctx.upn,
+      action,
+      outcome: push.state === 'approved' ? 'success' : 'failure',
+      reason: push.state === 'approved' ? null : `push.${push.state}`,
+      requestId: ctx.requestId,
+      clientAddress: ctx.clientAddress,
+      details: { deviceId: push.deviceId, txid: push.txid, state: push.state, ...(detail ? { detail } : {}) },
+    });
   }
 
   const deviceDetails = (d: Device) => ({ deviceId: d.id, kind: d.kind, deviceName: d.name, ...(d.serial ? { serial: d.serial } : {}) });
@@ -256,6 +293,125 @@ export function createMeService(deps: MeServiceDeps) {
       const device = (await mfa.listDevices(ctx.upn)).find((d) => d.id === deviceId);
       if (!device) throw new AppError(404, 'device.not_found');
       return { verified: true, device, verifiedAt: iso(now) };
+    },
+
+    capabilities(): ProviderCapabilitiesResponse {
+      return { provider: mfa.name, ...mfa.capabilities };
+    },
+
+    async addPhone(ctx: MeContext, body: AddPhoneBody): Promise<Device> {
+      const now = clock();
+      return audited(
+        ctx,
+        'device.add_phone',
+        { kind: 'phone', platform: body.platform },
+        async () => {
+          requireCapability('phones');
+          await usableAccount(ctx, now);
+          // Without a fresh step-up the provider accepts this only as the user's first device.
+          const allowWhenDevicesExist = await stepUp.isFresh(ctx.upn, now);
+          return mfa.addPhone(
+            ctx.upn,
+            { number: body.number, platform: body.platform, ...(body.name ? { name: body.name } : {}) },
+            { allowWhenDevicesExist },
+          );
+        },
+        (d) => ({ ...deviceDetails(d), phoneNumber: d.phoneNumber }),
+      );
+    },
+
+    async phoneActivation(ctx: MeContext, deviceId: string): Promise<PhoneActivationResponse> {
+      const now = clock();
+      const a = await audited(
+        ctx,
+        'device.activation',
+        { deviceId, channel: 'qr' },
+        async () => {
+          requireCapability('phones');
+          await usableAccount(ctx, now);
+          await requireStepUpForActivation(ctx, deviceId, now);
+          return mfa.phoneActivation(ctx.upn, deviceId, { now });
+        },
+        (r) => ({ expiresAt: iso(r.expiresAt) }),
+      );
+      return { activationUrl: a.activationUrl, qrSvg: a.qrSvg, installationUrl: a.installationUrl, expiresAt: iso(a.expiresAt) };
+    },
+
+    async sendSmsActivation(ctx: MeContext, deviceId: string): Promise<SmsActivationResponse> {
+      const now = clock();
+      // Each text message costs and lands on a phone: the verification budgets bound them.
+      await throttle(ctx, 'device.activation', { deviceId, channel: 'sms' });
+      const r = await audited(
+        ctx,
+        'device.activation',
+        { deviceId, channel: 'sms' },
+        async () => {
+          requireCapability('smsActivation');
+          await usableAccount(ctx, now);
+          await requireStepUpForActivation(ctx, deviceId, now);
+          return mfa.sendSmsActivation(ctx.upn, deviceId, { now });
+        },
+        (x) => ({ expiresAt: iso(x.expiresAt) }),
+      );
+      return { sent: true, expiresAt: iso(r.expiresAt) };
+    },
+
+    async startTestPush(ctx: MeContext, deviceId: string): Promise<PushTransaction> {
+      const now = clock();
+      // Unwanted pushes tire people into approving one: the verification budgets bound them.
+      await throttle(ctx, 'device.test_push_start', { deviceId });
+      const started = await audited(
+        ctx,
+        'device.test_push_start',
+        { deviceId },
+        async () => {
+          requireCapability('push');
+          await usableAccount(ctx, now);
+          return pushes.start({ upn: ctx.upn, deviceId, purpose: 'device_test', actorUpn: ctx.upn, now });
+        },
+        (r) => ({ txid: r.push.txid }),
+      );
+      return started.push;
+    },
+
+    async testPushStatus(ctx: MeContext, deviceId: string, txid: string): Promise<PushTransaction> {
+      const polled = await pushes.poll({ upn: ctx.upn, txid, purpose: 'device_test', deviceId, now: clock() }).catch((err: unknown) => {
+        throw toAppError(err) ?? err;
+      });
+      if (polled.justCompleted) await auditPushResult(ctx, 'device.test_push', polled.push, polled.detail);
+      return polled.push;
+    },
+
+    async startStepUpPush(ctx: MeContext, deviceId: string): Promise<PushTransaction> {
+      const now = clock();
+      await throttle(ctx, 'step_up.push_start', { deviceId });
+      const started = await audited(
+        ctx,
+        'step_up.push_start',
+        { deviceId },
+        async () => {
+          requireCapability('push');
+          await usableAccount(ctx, now);
+          return pushes.start({ upn: ctx.upn, deviceId, purpose: 'step_up', actorUpn: ctx.upn, now });
+        },
+        (r) => ({ txid: r.push.txid }),
+      );
+      return started.push;
+    },
+
+    async stepUpPushStatus(ctx: MeContext, txid: string): Promise<StepUpPushStatus> {
+      const now = clock();
+      const polled = await pushes.poll({ upn: ctx.upn, txid, purpose: 'step_up', now }).catch((err: unknown) => {
+        throw toAppError(err) ?? err;
+      });
+      if (!polled.justCompleted) return { ...polled.push, stepUp: await stepUp.status(ctx.upn, now) };
+      await auditPushResult(ctx, 'step_up.push', polled.push, polled.detail);
+      // An approval counts once, when first seen; the account must still be usable then.
+      if (polled.push.state === 'approved') {
+        await usableAccount(ctx, now);
+        return { ...polled.push, stepUp: await stepUp.record(ctx.upn, 'push', now) };
+      }
+      return { ...polled.push, stepUp: await stepUp.status(ctx.upn, now) };
     },
 
     async listBypassCodes(ctx: MeContext): Promise<BypassCodesResponse> {

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { PUSH_TIMEOUT_SECONDS, type PushTransaction } from '@mfa-portal/shared';
+import type { Database, PushTransactionTable } from '../../db/schema.js';
+import { MfaError, type MfaProvider, type PushState } from '../../mfa/port.js';
+
+/**
+ * Pushes the portal starts through the MFA provider (issue 6). The provider's transaction id stays on
+ * the server: callers get the portal's own id, bound to the user, the device and the purpose, so
+ * polling another user's push (or the same push for another purpose) is "not found". A push that
+ * stays unanswered past `timeoutSeconds` reads as `timeout`. The first poll that sees the answer
+ * marks the push completed (`justCompleted`), so its effect (a step-up, an audit event) happens once.
+ *
+ * Whether a push may be started at all (policy, step-up, rate limits) is the callers' business.
+ */
+
+export type PushPurpose = PushTransactionTable['purpose'];
+
+export interface PushPoll {
+  push: PushTransaction;
+  /** True for the one poll that saw the push answered (or timed out). */
+  justCompleted: boolean;
+  /** The provider's status text when it just completed (for the audit log). */
+  detail: string | null;
+}
+
+export interface PushService {
+  readonly timeoutSeconds: number;
+  start(input: { upn: string; deviceId: string; purpose: PushPurpose; actorUpn: string; now?: Date }): Promise<{
+    push: PushTransaction;
+    /** Verification pushes only: the code the user sees in the push (read it to them). */
+    confirmationCode: string | null;
+  }>;
+  /** `deviceId` / `actorUpn` narrow the search: a push of another device or started by someone else is not found. */
+  poll(input: { upn: string; txid: string; purpose: PushPurpose; deviceId?: string; actorUpn?: string; now?: Date }): Promise<PushPoll>;
+}
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function toPush(row: {
+  id: string;
+  device_id: string;
+  state: PushTransaction['state'];
+  started_at: Date;
+  expires_at: Date;
+  completed_at: Date | null;
+}): PushTransaction {
+  return {
+    txid: row.id,
+    deviceId: row.device_id,
+    state: row.state,
+    startedAt: iso(row.started_at),
+    expiresAt: iso(row.expires_at),
+    completedAt: row.completed_at ? iso(row.completed_at) : null,
+  };
+}
+
+export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: { timeoutSeconds?: number } = {}): PushService {
+  const timeoutSeconds = opts.timeoutSeconds ?? PUSH_TIMEOUT_SECONDS;
+
+  async function complete(id: string, state: PushState['state'], now: Date) {
+    // Only the first completion wins; a concurrent poll finds nothing to update.
+    return db
+      .updateTable('push_transaction')
+      .set({ state, completed_at: now })
+      .where('id', '=', id)
+      .where('state', '=', 'waiting')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  return {
+    timeoutSeconds,
+
+    async start({ upn, deviceId, purpose, actorUpn, now = new Date() }) {
+      const user = upn.toLowerCase();
+      let providerRef: string;
+      let confirmationCode: string | null = null;
+      if (purpose === 'admin_verify_identity') {
+        const v = await mfa.sendVerificationPush(user, deviceId);
+        providerRef = v.pushId;
+        confirmationCode = v.confirmationCode;
+      } else {
+        providerRef = (await mfa.startPush(user, deviceId)).txid;
+      }
+      const row = await db
+        .insertInto('push_transaction')
+        .values({
+          id: randomUUID(),
+          upn: user,
+          device_id: deviceId,
+          purpose,
+          provider_ref: providerRef,
+          actor_upn: actorUpn.toLowerCase(),
+          state: 'waiting',
+          started_at: now,
+          expires_at: new Date(now.getTime() + timeoutSeconds * 1000),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { push: toPush(row), confirmationCode };
+    },
+
+    async poll({ upn, txid, purpose, deviceId, actorUpn, now = new Date() }) {
+      const user = upn.toLowerCase();
+      let q = db.selectFrom('push_transaction').selectAll().where('id', '=', txid).where('upn', '=', user).where('purpose', '=', purpose);
+      if (deviceId !== undefined) q = q.where('device_id', '=', deviceId);
+      if (actorUpn !== undefined) q = q.where('actor_upn', '=', actorUpn.toLowerCase());
+      const row = await q.executeTakeFirst();
+      if (!row) throw new MfaError('push_not_found');
+      if (row.state !== 'waiting') return { push: toPush(row), justCompleted: false, detail: null };
+
+      let answer: PushState;
+      if (now.getTime() >= new Date(row.expires_at).getTime()) {
+        answer = { state: 'timeout', detail: `No answer within ${timeoutSeconds} seconds` };
+      } else {
+        answer =
+          purpose === 'admin_verify_identity'
+            ? await mfa.verificationPushResponse(user, row.provider_ref)
+            : await mfa.pushStatus(user, row.provider_ref);
+      }
+      if (answer.state === 'waiting') return { push: toPush(row), justCompleted: false, detail: null };
+      const done = await complete(row.id, answer.state, now);
+      if (!done) {
+        const again = await db.selectFrom('push_transaction').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+        return { push: toPush(again), justCompleted: false, detail: null };
+      }
+      return { push: toPush(done), justCompleted: true, detail: answer.detail };
+    },
+  };
+}
