@@ -25,7 +25,8 @@ import { DuoStandin } from './duo-standin.js';
  * journey written for the builtin provider finds the same starting point. Hardware tokens are Duo D100
  * (`d1`) with the demo tokens' published seeds (mfa/builtin/demo-tokens.ts): the tests compute their
  * codes as they do on the builtin provider. Phones are activated in Duo Mobile. `nomfa@` is absent.
- * Unassigned tokens D100-0002 and D100-0003 wait in Duo's inventory, as in the builtin demo; dave@
+ * Unassigned tokens D100-0002 and D100-0003 wait in Duo's inventory, as in the builtin demo (and
+ * D100-0008, below); dave@
  * has a phone and a token (below).
  */
 export function seedDuoDemoStaff(standin: DuoStandin): void {
@@ -53,7 +54,8 @@ export function seedDuoDemoStaff(standin: DuoStandin): void {
       }
     }
   }
-  for (const serial of ['D100-0002', 'D100-0003']) standin.addToken({ serial, seed: demoTokenSeed(serial) });
+  // D100-0008: alice's first device in the sign-in journey on Duo (she enrols an authenticator app on builtin).
+  for (const serial of ['D100-0002', 'D100-0003', 'D100-0008']) standin.addToken({ serial, seed: demoTokenSeed(serial) });
   // Duo's hardware tokens have no name: dave's rename journey renames a phone, which he has only here
   // (with the demo token D100-0007, whose codes the journey gives at sign-in).
   const dave = standin.user('dave@example.com').user_id;
