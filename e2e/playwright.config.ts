@@ -4,7 +4,8 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * End-to-end journeys in Debian's Chromium against the real server on the embedded default
- * (embedded identity provider, PGlite in a throw-away data directory, builtin MFA provider).
+ * (embedded identity provider, PGlite in a throw-away data directory, builtin MFA provider). The
+ * journeys tagged `@both` run on Duo too (playwright.duo.config.ts).
  */
 const PORT = Number(process.env.E2E_PORT ?? 8643);
 export const BASE_URL = `https://localhost:${PORT}/`;
@@ -12,6 +13,8 @@ const dataDir = path.join(os.tmpdir(), `mfa-portal-e2e-${PORT}`);
 
 export default defineConfig({
   testDir: './tests',
+  // Journeys only for Duo run with playwright.duo.config.ts.
+  grepInvert: /@duo/,
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -5,6 +5,19 @@ import { expect, test, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'portal-demo';
 
+/**
+ * The MFA provider of the portal under test: `duo` with e2e/playwright.duo.config.ts (the Duo stand-in),
+ * `builtin` otherwise. Journeys tagged `@both` run on both and read this where Duo differs.
+ */
+export const MFA_PROVIDER: 'builtin' | 'duo' = process.env.E2E_MFA_PROVIDER === 'duo' ? 'duo' : 'builtin';
+export const onDuo = MFA_PROVIDER === 'duo';
+
+/**
+ * How the portal names a hardware token: the name given (the builtin demo's tokens are called
+ * "Duo D100 token"), or on Duo its type and serial (Duo's tokens have no name).
+ */
+export const tokenName = (serial: string, given = 'Duo D100 token'): string => (onDuo ? `Duo D100 (${serial})` : given);
+
 export interface SignInOptions {
   /**
    * The second-factor page (Passcode), when the identity provider shows it after the password:

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { answerPasscode, DEMO_PASSWORD, nextPasscode, rememberAuthenticator, signInAt, signOut } from './helpers';
+import { answerPasscode, DEMO_PASSWORD, demoTokenSeed, hotp, nextPasscode, onDuo, rememberAuthenticator, signInAt, signOut } from './helpers';
 
 /**
  * Issue 3's journey: alice (no device yet) signs in with her password, enrols an authenticator app
@@ -7,10 +7,13 @@ import { answerPasscode, DEMO_PASSWORD, nextPasscode, rememberAuthenticator, sig
  * password; a single-use bypass code works once at sign-in, then no more.
  *
  * The authenticator is enrolled and the bypass code created through the real self-service API, with
- * the bearer token the portal itself sent to /account/getuserinfo.
+ * the bearer token the portal itself sent to /account/getuserinfo. On Duo, which enrols no
+ * authenticator apps, alice's first device is the demo token D100-0008 instead (claimed through the
+ * same API with two codes), and every code is checked by Duo's Auth API.
  */
 
 const ALICE = 'alice@example.com';
+const DUO_SERIAL = 'D100-0008';
 
 /** The claims of a JWT, unverified (the server verified it; this reads what the portal received). */
 const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -43,7 +46,7 @@ async function passwordThenPasscodePage(page: Page) {
   await expect(page.getByLabel('Passcode')).toHaveAttribute('inputmode', 'numeric');
 }
 
-test('alice enrols an authenticator app, then must give a passcode to sign in; a bypass code works once', async ({ page }) => {
+test('alice enrols an authenticator app, then must give a passcode to sign in; a bypass code works once', { tag: '@both' }, async ({ page }) => {
   // Up to one wait for a fresh TOTP step (30 s) besides five sign-ins.
   test.setTimeout(180_000);
 
@@ -57,7 +60,14 @@ test('alice enrols an authenticator app, then must give a passcode to sign in; a
     return accessToken;
   });
 
-  await test.step('enrol an authenticator app through the API, confirmed with a computed code', async () => {
+  await test.step(onDuo ? `claim the token ${DUO_SERIAL} through the API with two codes` : 'enrol an authenticator app through the API, confirmed with a computed code', async () => {
+    if (onDuo) {
+      const codes = [0, 1].map((n) => hotp(demoTokenSeed(DUO_SERIAL), n));
+      const claimed = await api(page.request, token, 'POST', '/api/me/devices/hardware-token', { serial: DUO_SERIAL, codes });
+      expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+      rememberAuthenticator(ALICE, { kind: 'hotp', serial: DUO_SERIAL, nextCounter: 2 });
+      return;
+    }
     const started = await api(page.request, token, 'POST', '/api/me/devices/authenticator');
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     const { enrolmentId, secret, otpauthUri } = started.body as { enrolmentId: string; secret: string; otpauthUri: string };
@@ -76,7 +86,7 @@ test('alice enrols an authenticator app, then must give a passcode to sign in; a
     await signOut(page);
   });
 
-  const mfaToken = await test.step('sign in again: password, then the Passcode page with a TOTP code', async () => {
+  const mfaToken = await test.step(`sign in again: password, then the Passcode page with a ${onDuo ? 'token' : 'TOTP'} code`, async () => {
     const bearer = bearerFromProfileCall(page);
     await passwordThenPasscodePage(page);
     await answerPasscode(page, await nextPasscode(ALICE));

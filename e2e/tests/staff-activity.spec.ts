@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { nextPasscode, openSignedIn } from './helpers';
+import { nextPasscode, openSignedIn, tokenName } from './helpers';
 import { expectAccessible, pressButton, watchCsp } from './support/portal';
 
 /**
@@ -9,12 +9,12 @@ import { expectAccessible, pressButton, watchCsp } from './support/portal';
  */
 const BOB = 'bob@example.com';
 
-test('bob finds his device checks in the activity, newest first', async ({ page }) => {
+test('bob finds his device checks in the activity, newest first', { tag: '@both' }, async ({ page }) => {
   const csp = watchCsp(page);
   await openSignedIn(page, BOB);
 
-  await pressButton(page, 'Check that “Duo D100 token” works');
-  const dialog = page.getByRole('dialog', { name: 'Check that “Duo D100 token” works' });
+  await pressButton(page, `Check that “${tokenName('D100-0001')}” works`);
+  const dialog = page.getByRole('dialog', { name: `Check that “${tokenName('D100-0001')}” works` });
   await expect(dialog.getByLabel('Code from the device')).toBeFocused();
   await page.keyboard.type('000000');
   await page.keyboard.press('Enter');
@@ -37,7 +37,7 @@ test('bob finds his device checks in the activity, newest first', async ({ page 
   expect(csp.violations()).toEqual([]);
 });
 
-test('help links come from the configuration; every screen fits 360 px', async ({ page }) => {
+test('help links come from the configuration; every screen fits 360 px', { tag: '@both' }, async ({ page }) => {
   const csp = watchCsp(page);
   await page.setViewportSize({ width: 360, height: 740 });
   await openSignedIn(page, BOB);

@@ -1,22 +1,25 @@
 import { expect, test } from '@playwright/test';
-import { openSignedIn } from './helpers';
-import { answerStepUp, enrolAuthenticator, expectAccessible, pressButton, stepUpDialog, watchCsp } from './support/portal';
+import { onDuo, openSignedIn, tokenName } from './helpers';
+import { answerStepUp, claimToken, enrolAuthenticator, expectAccessible, pressButton, stepUpDialog, watchCsp } from './support/portal';
 
 /**
  * Removing the last device explains the consequence first and needs an explicit acknowledgement.
  * frank@ starts with no device, adds an authenticator app (his first: no step-up), then removes it.
+ * On Duo, which enrols no authenticator apps, his first device is the demo token D100-0003.
  */
 const FRANK = 'frank@example.com';
+const ONLY = onDuo ? tokenName('D100-0003') : 'Only phone';
 
-test('frank is told what removing his only device means before it is removed', async ({ page }) => {
+test('frank is told what removing his only device means before it is removed', { tag: '@both' }, async ({ page }) => {
   const csp = watchCsp(page);
   await openSignedIn(page, FRANK);
-  await enrolAuthenticator(page, FRANK, 'Only phone');
+  if (onDuo) await claimToken(page, FRANK, { serial: 'D100-0003', counter: 0, name: 'Only token' });
+  else await enrolAuthenticator(page, FRANK, ONLY);
   await expect(page.getByRole('region', { name: 'Your backup plan' })).toContainText('You have only one device');
 
-  await pressButton(page, 'Remove “Only phone”');
+  await pressButton(page, `Remove “${ONLY}”`);
   const dialog = page.getByRole('dialog', { name: 'Remove your only device?' });
-  await expect(dialog).toContainText('“Only phone” is your only device');
+  await expect(dialog).toContainText(`“${ONLY}” is your only device`);
   await expect(dialog).toContainText(
     'If you remove it, you will not be able to confirm it is you when you sign in until you add another device.',
   );
@@ -39,7 +42,7 @@ test('frank is told what removing his only device means before it is removed', a
   await expect(stepUpDialog(page)).toBeVisible();
   await answerStepUp(page, FRANK);
 
-  await expect(page.getByText('“Only phone” has been removed.')).toBeVisible();
+  await expect(page.getByText(`“${ONLY}” has been removed.`)).toBeVisible();
   await expect(page.getByText('You have not added a device yet')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Your backup plan' })).toContainText('You cannot confirm it is you yet');
   await expectAccessible(page, 'the overview after removing the last device');

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { demoTokenSeed, hotp, nextPasscode, rememberAuthenticator, totpAt, totpStep } from '../helpers';
+import { demoTokenSeed, hotp, nextPasscode, rememberAuthenticator, tokenName, totpAt, totpStep } from '../helpers';
 
 /**
  * Helpers of the self-service journeys (staff-*.spec.ts): accessibility and CSP checks, the step-up
@@ -110,7 +110,10 @@ export async function pressButton(page: Page, name: string | RegExp, scope: Page
   await page.keyboard.press('Enter');
 }
 
-/** Claims a demo Duo D100 token through the portal's form (two consecutive codes from `counter`). */
+/**
+ * Claims a demo Duo D100 token through the portal's form (two consecutive codes from `counter`). On Duo
+ * the name typed is not kept (Duo's tokens have no name): the token is then called `tokenName(serial)`.
+ */
 export async function claimToken(page: Page, username: string, token: { serial: string; counter: number; name: string }): Promise<void> {
   await page.goto('/devices/add/token');
   await expect(page.getByRole('heading', { level: 1, name: 'Add a hardware token (Duo D100)' })).toBeVisible();
@@ -119,7 +122,7 @@ export async function claimToken(page: Page, username: string, token: { serial: 
   await typeInto(page, 'Second code', tokenCode(token.serial, token.counter + 1));
   await typeInto(page, 'Name for this token (optional)', token.name);
   await page.keyboard.press('Enter');
-  await stepUpIfAsked(page, username, page.getByText(`Your hardware token “${token.name}” has been added.`));
+  await stepUpIfAsked(page, username, page.getByText(`Your hardware token “${tokenName(token.serial, token.name)}” has been added.`));
   rememberAuthenticator(username, { kind: 'hotp', serial: token.serial, nextCounter: token.counter + 2 });
 }
 

@@ -431,6 +431,34 @@ describe('POST /api/admin/users/:upn/unlock on Duo', () => {
   });
 });
 
+describe('the admin API with signature v5 (JSON bodies)', () => {
+  it('DUO_SIGNATURE_VERSION=5: search reads every page and unlock modifies the user, all signed v5', async () => {
+    const v5 = await meTestApp(duoEnv(standin, { DUO_SIGNATURE_VERSION: '5' }));
+    try {
+      const frozen = standin.addUser({ username: 'frozen@example.com', status: 'locked out', lockoutReason: 'Failed Attempts' });
+      const before = standin.requests.length;
+      const found = await callAs(v5, HELPDESK, 'GET', '/api/admin/users?q=frozen');
+      expect(found.statusCode, found.body).toBe(200);
+      expect(adminUsersResponseSchema.parse(found.json()).users.map((u) => u.upn)).toEqual(['frozen@example.com']);
+      // frozen@ is unknown to the portal's directory: protected (roles unknown), so the Solution Administrator unlocks.
+      const res = await callAs(v5, ADMIN, 'POST', '/api/admin/users/frozen@example.com/unlock', JUSTIFY);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(standin.user('frozen@example.com').status).toBe('active');
+      const calls = standin.requests.slice(before);
+      expect(calls.filter((r) => r.path === '/admin/v1/users' && !r.params.username).length).toBeGreaterThan(1);
+      expect(calls.every((r) => r.signatureVersion === 5 && r.status === 200)).toBe(true);
+      expect(calls.at(-1)).toMatchObject({
+        method: 'POST',
+        path: `/admin/v1/users/${frozen.user_id}`,
+        contentType: 'application/json',
+        params: { status: 'active' },
+      });
+    } finally {
+      await v5.close();
+    }
+  });
+});
+
 describe('POST /api/admin/users/:upn/activation on Duo', () => {
   it('returns the portal address for a user Duo knows (no e-mail), 404 for one it does not', async () => {
     const res = await callAs(m, HELPDESK, 'POST', '/api/admin/users/dave@example.com/activation', JUSTIFY);

@@ -341,12 +341,13 @@ export class DuoStandin {
     phone.capabilities = [...new Set(['auto', 'push', ...phone.capabilities, 'mobile_otp'])];
   }
 
-  addToken(input: { serial: string; type?: string; userId?: string; counter?: number }): StandinToken {
+  /** A hardware token; its HOTP seed is `seed`, or derived from the serial (tokenSeed). */
+  addToken(input: { serial: string; type?: string; userId?: string; counter?: number; seed?: Buffer }): StandinToken {
     const token: StandinToken = {
       token_id: duoId('DH'),
       type: input.type ?? 'd1',
       serial: input.serial,
-      seed: tokenSeed(input.serial),
+      seed: input.seed ?? tokenSeed(input.serial),
       counter: input.counter ?? 0,
       userIds: input.userId ? [input.userId] : [],
     };

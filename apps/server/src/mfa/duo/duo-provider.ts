@@ -50,6 +50,9 @@ import type { DuoBypassCode, DuoPhone, DuoToken, DuoUser } from './types.js';
  *   Duo applies its own lockout and single use; the portal still rate-limits before calling.
  * - Duo has no transactions: "first device" and "not the last device" are checked just before the
  *   change, not atomically with it (two concurrent requests of one user could both pass).
+ * - Administration: a search reads Duo's whole user list (every page) and filters it here, since Duo
+ *   looks users up by exact username only; unlock is Modify User with `status=active`, for a locked-out
+ *   user only.
  */
 
 /** The reason shown for a Duo lockout when Duo gives none. */

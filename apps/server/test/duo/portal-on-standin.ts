@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEMO_STAFF } from '../../src/demo/seed.js';
+import { demoTokenSeed } from '../../src/mfa/builtin/demo-tokens.js';
+import { DuoStandin } from './duo-standin.js';
+
+/**
+ * The portal on Duo for the end-to-end journeys (e2e/playwright.duo.config.ts), test code only:
+ *
+ * 1. starts the Duo stand-in on loopback (HTTPS, its own certificate, random integration keys);
+ * 2. seeds it with the demo staff as an organisation running Duo would have them (below);
+ * 3. starts the real server (`apps/server/src/server.ts`, as `npm start` does) with MFA_PROVIDER=duo and
+ *    the DUO_* settings pointing at the stand-in (DUO_API_BASE_URL, DUO_CA_FILE for its certificate),
+ *    the rest of the environment passed through (PORT, DATA_DIR, ...);
+ * 4. stops both when either ends or on SIGINT/SIGTERM.
+ *
+ *   node --import tsx apps/server/test/duo/portal-on-standin.ts
+ */
+
+/**
+ * The demo staff at Duo: the embedded directory's people (DEMO_STAFF) with the same devices, so a
+ * journey written for the builtin provider finds the same starting point. Hardware tokens are Duo D100
+ * (`d1`) with the demo tokens' published seeds (mfa/builtin/demo-tokens.ts): the tests compute their
+ * codes as they do on the builtin provider. Phones are activated in Duo Mobile. `nomfa@` is absent.
+ * Unassigned tokens D100-0002 and D100-0003 wait in Duo's inventory, as in the builtin demo (and
+ * D100-0008, below); dave@
+ * has a phone and a token (below).
+ */
+export function seedDuoDemoStaff(standin: DuoStandin): void {
+  const platforms: Record<string, string> = { iOS: 'Apple iOS', Android: 'Google Android' };
+  for (const member of DEMO_STAFF) {
+    if (!member.mfa) continue;
+    const user = standin.addUser({
+      username: member.email,
+      realname: `${member.givenName} ${member.familyName}`,
+      email: member.email,
+      status: member.mfa.status === 'locked_out' ? 'locked out' : member.mfa.status,
+      lockoutReason: member.mfa.statusReason ?? null,
+    });
+    for (const device of member.mfa.devices) {
+      if (device.kind === 'hardware_token') {
+        standin.addToken({ serial: device.serial!, userId: user.user_id, seed: demoTokenSeed(device.serial!) });
+      } else if (device.kind === 'phone') {
+        standin.addPhone({
+          userId: user.user_id,
+          number: device.phone_number!,
+          name: device.name,
+          platform: platforms[device.platform ?? ''] ?? 'Generic Smartphone',
+          activated: true,
+        });
+      }
+    }
+  }
+  // D100-0008: alice's first device in the sign-in journey on Duo (she enrols an authenticator app on builtin).
+  for (const serial of ['D100-0002', 'D100-0003', 'D100-0008']) standin.addToken({ serial, seed: demoTokenSeed(serial) });
+  // Duo's hardware tokens have no name: dave's rename journey renames a phone, which he has only here
+  // (with the demo token D100-0007, whose codes the journey gives at sign-in).
+  const dave = standin.user('dave@example.com').user_id;
+  standin.addPhone({ userId: dave, number: '+15555550127', name: 'Work mobile', activated: true });
+  standin.addToken({ serial: 'D100-0007', userId: dave, seed: demoTokenSeed('D100-0007') });
+}
+
+async function main(): Promise<void> {
+  const standin = await new DuoStandin({ host: 'api-standin.duosecurity.com' }).start();
+  seedDuoDemoStaff(standin);
+  const caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'duo-standin-ca-'));
+  const caFile = path.join(caDir, 'ca.pem');
+  fs.writeFileSync(caFile, standin.caPem!);
+
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+  const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      MFA_PROVIDER: 'duo',
+      DUO_ADMIN_INTEGRATION_KEY: standin.admin.integrationKey,
+      DUO_ADMIN_SECRET_KEY: standin.admin.secretKey,
+      DUO_AUTH_INTEGRATION_KEY: standin.auth.integrationKey,
+      DUO_AUTH_SECRET_KEY: standin.auth.secretKey,
+      DUO_API_HOST: standin.host,
+      DUO_API_BASE_URL: standin.url,
+      DUO_CA_FILE: caFile,
+    },
+  });
+  console.log(`Duo stand-in at ${standin.url} (host ${standin.host}); portal started with MFA_PROVIDER=duo`);
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
+    await standin.close();
+    fs.rmSync(caDir, { recursive: true, force: true });
+    process.exit(code);
+  };
+  server.on('exit', (code, signal) => void stop(code ?? (signal ? 1 : 0)));
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err: unknown) => {
+    console.error('The Duo stand-in or the portal could not start:', err);
+    process.exit(1);
+  });
+}
