@@ -8,4 +8,15 @@ export const MAIN_ROUTES = {
   bypassCodes: '/bypass-codes',
   activity: '/activity',
   help: '/help',
+  /** The administration area (Helpdesk and Solution Administrators); its screens are ADMIN_ROUTES. */
+  admin: '/admin',
+} as const;
+
+/** Screens of the administration area (all under MAIN_ROUTES.admin). */
+export const ADMIN_ROUTES = {
+  users: '/admin/users',
+  user: (upn: string) => `/admin/users/${encodeURIComponent(upn)}`,
+  lostDevice: (upn: string) => `/admin/users/${encodeURIComponent(upn)}/lost-device`,
+  tokens: '/admin/tokens',
+  audit: '/admin/audit',
 } as const;
