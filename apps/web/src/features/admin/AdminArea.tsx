@@ -4,6 +4,7 @@ import { Alert } from 'antd';
 import { ADMIN_ROUTES } from '../../lib/routes';
 import { Page } from '../../lib/ui/Page';
 import { AdminNav } from './components/AdminNav';
+import { LostDevicePage } from './routes/LostDevicePage';
 import { UserPage } from './routes/UserPage';
 import { UserSearchPage } from './routes/UserSearchPage';
 import './admin.css';
@@ -35,6 +36,7 @@ export default function AdminArea() {
         <Route index element={<UserSearchPage />} />
         <Route path="users" element={<UserSearchPage />} />
         <Route path="users/:upn" element={<UserPage />} />
+        <Route path="users/:upn/lost-device" element={<LostDevicePage />} />
         <Route path="*" element={<AdminNotFound />} />
       </Routes>
     </>

@@ -22,6 +22,7 @@ export function VerifyIdentityPanel({
   disabledReason,
   onVerified,
   formName = 'verify-identity',
+  showLastCheck = true,
 }: {
   upn: string;
   devices: readonly Device[];
@@ -30,6 +31,8 @@ export function VerifyIdentityPanel({
   disabledReason: string | null;
   onVerified?: (deviceId: string) => void;
   formName?: string;
+  /** Show the caller's latest check above the form (not when testing a new device). */
+  showLastCheck?: boolean;
 }) {
   const { t, i18n } = useTranslation(['admin', 'errors']);
   const [form] = Form.useForm<{ deviceId: string; code: string }>();
@@ -53,7 +56,7 @@ export function VerifyIdentityPanel({
   const result = verify.data;
   return (
     <>
-      {identityCheck ? (
+      {!showLastCheck ? null : identityCheck ? (
         <p className="verified-note">
           <span className="badge badge--ok">{t('admin:verify.verified_badge')}</span>{' '}
           {t('admin:verify.last_check', { time: formatTime(identityCheck.checkedAt, language), device: nameOf(identityCheck.deviceId) })}
