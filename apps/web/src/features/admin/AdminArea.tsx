@@ -2,9 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, Route, Routes } from 'react-router';
 import { Alert } from 'antd';
 import { ADMIN_ROUTES } from '../../lib/routes';
+import { RequireRole } from '../../lib/ui/RequireRole';
 import { Page } from '../../lib/ui/Page';
 import { AdminNav } from './components/AdminNav';
 import { LostDevicePage } from './routes/LostDevicePage';
+import { TokensPage } from './routes/TokensPage';
 import { UserPage } from './routes/UserPage';
 import { UserSearchPage } from './routes/UserSearchPage';
 import './admin.css';
@@ -37,6 +39,14 @@ export default function AdminArea() {
         <Route path="users" element={<UserSearchPage />} />
         <Route path="users/:upn" element={<UserPage />} />
         <Route path="users/:upn/lost-device" element={<LostDevicePage />} />
+        <Route
+          path="tokens"
+          element={
+            <RequireRole roles={['solution_admin']}>
+              <TokensPage />
+            </RequireRole>
+          }
+        />
         <Route path="*" element={<AdminNotFound />} />
       </Routes>
     </>
