@@ -5,6 +5,7 @@ import { ADMIN_ROUTES } from '../../lib/routes';
 import { RequireRole } from '../../lib/ui/RequireRole';
 import { Page } from '../../lib/ui/Page';
 import { AdminNav } from './components/AdminNav';
+import { AuditPage } from './routes/AuditPage';
 import { LostDevicePage } from './routes/LostDevicePage';
 import { TokensPage } from './routes/TokensPage';
 import { UserPage } from './routes/UserPage';
@@ -44,6 +45,14 @@ export default function AdminArea() {
           element={
             <RequireRole roles={['solution_admin']}>
               <TokensPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="audit"
+          element={
+            <RequireRole roles={['solution_admin']}>
+              <AuditPage />
             </RequireRole>
           }
         />
