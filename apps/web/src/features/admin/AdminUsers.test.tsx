@@ -95,7 +95,7 @@ describe('user search', () => {
       'Bob Brownbob@example.combob@example.comLocked out–',
       'Hana Helpdeskhelpdesk@example.comhelpdesk@example.comActiveYour own account',
     ]);
-    expect(within(rows[1]!).getByRole('link', { name: 'Bob Brown' })).toHaveAttribute('href', '/admin/users/bob%40example.com');
+    expect(within(rows[1]!).getByRole('link', { name: 'Bob Brown' })).toHaveAttribute('href', '/admin/users/bob%40example.com/');
     expect(screen.getByText('Page 1: 3 users.')).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/admin/users?q=example');
 

@@ -55,7 +55,7 @@ describe('hardware tokens', () => {
       'D100-0002Duo D100Available–Apr 1, 2025Retire',
       'D100-0009Duo D100Retired–Apr 1, 2025–',
     ]);
-    expect(within(rows[0]!).getByRole('link', { name: 'bob@example.com' })).toHaveAttribute('href', '/admin/users/bob%40example.com');
+    expect(within(rows[0]!).getByRole('link', { name: 'bob@example.com' })).toHaveAttribute('href', '/admin/users/bob%40example.com/');
     await user.type(screen.getByLabelText('Serial or holder'), 'zzz');
     await user.selectOptions(screen.getByLabelText('Status'), 'retired');
     await user.click(screen.getByRole('button', { name: 'Show' }));
