@@ -8,4 +8,19 @@ export const MAIN_ROUTES = {
   bypassCodes: '/bypass-codes',
   activity: '/activity',
   help: '/help',
+  /** The administration area (Helpdesk and Solution Administrators); its screens are ADMIN_ROUTES. */
+  admin: '/admin',
+} as const;
+
+/**
+ * Screens of the administration area (all under MAIN_ROUTES.admin). A user's page ends with a slash:
+ * an address ending in ".com" would look like a file to the server, which answers missing files 404
+ * instead of the application.
+ */
+export const ADMIN_ROUTES = {
+  users: '/admin/users',
+  user: (upn: string) => `/admin/users/${encodeURIComponent(upn)}/`,
+  lostDevice: (upn: string) => `/admin/users/${encodeURIComponent(upn)}/lost-device`,
+  tokens: '/admin/tokens',
+  audit: '/admin/audit',
 } as const;

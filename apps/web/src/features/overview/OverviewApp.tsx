@@ -8,12 +8,15 @@ import { createQueryClient } from '../../lib/api/query-client';
 import { MAIN_NAMESPACES } from '../../lib/i18n/namespaces';
 import { AppLayout } from '../../lib/layout/AppLayout';
 import { useProfile } from '../../lib/profile/get-profile';
+import { ADMIN_ROLES } from '../../lib/roles';
 import { MAIN_ROUTES } from '../../lib/routes';
 import { StepUpProvider } from '../../lib/step-up/step-up';
 import { FlashProvider } from '../../lib/ui/flash';
 import { Loading } from '../../lib/ui/Loading';
+import { RequireRole } from '../../lib/ui/RequireRole';
 import { RequireSelfService } from '../../lib/ui/RequireSelfService';
 import { ActivityPage } from '../activity';
+import { loadAdminArea } from '../admin';
 import { BypassCodesPage } from '../bypass-codes';
 import { AddAuthenticatorPage, AddDevicePage, AddTokenPage, loadAddPhonePage } from '../devices';
 import { HelpPage } from '../help';
@@ -21,6 +24,8 @@ import { OverviewPage } from './routes/OverviewPage';
 import './overview.css';
 
 const AddPhonePage = lazyWithTimeout(loadAddPhonePage);
+/** Administrators only: loaded once one of them opens the area (staff never download it). */
+const AdminArea = lazyWithTimeout(loadAdminArea);
 
 /** Keeps MfaDataContext in step with the server after every change (see useProfile). */
 function ProfileSync() {
@@ -70,6 +75,16 @@ function MainRoutes() {
       <Route path={MAIN_ROUTES.bypassCodes} element={<BypassCodesPage />} />
       <Route path={MAIN_ROUTES.activity} element={<ActivityPage />} />
       <Route path={MAIN_ROUTES.help} element={<HelpPage />} />
+      <Route
+        path={`${MAIN_ROUTES.admin}/*`}
+        element={
+          <RequireRole roles={ADMIN_ROLES}>
+            <Suspense fallback={<Loading label={t('loading_page')} />}>
+              <AdminArea />
+            </Suspense>
+          </RequireRole>
+        }
+      />
       {/* Any other address: the overview (the spec's "/ and any other path"), saying the page does not exist. */}
       <Route path="*" element={<OverviewPage unknownAddress />} />
     </Routes>

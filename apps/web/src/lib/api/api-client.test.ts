@@ -76,6 +76,19 @@ describe('API client', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('reads a text answer (a CSV export) with the same token, base path and errors', async () => {
+    const fetchImpl = vi.fn(async () => new Response('a,b\r\n1,2\r\n', { status: 200, headers: { 'content-type': 'text/csv' } }));
+    const api = client(fetchImpl as unknown as typeof fetch);
+    await expect(api.text('/api/admin/audit.csv', { query: { actor: 'x@example.com', to: undefined } })).resolves.toBe('a,b\r\n1,2\r\n');
+    const [url, init] = fetchImpl.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/portal/api/admin/audit.csv?actor=x%40example.com');
+    expect(new Headers(init.headers).get('authorization')).toBe('Bearer tok');
+    await expect(client(async () => json({ code: 'auth.forbidden', message: 'no' }, 403)).text('/x')).rejects.toMatchObject({
+      status: 403,
+      code: 'auth.forbidden',
+    });
+  });
+
   it('returns nothing for 204', async () => {
     await expect(client(async () => new Response(null, { status: 204 })).request('/x', { method: 'DELETE' })).resolves.toBeUndefined();
   });

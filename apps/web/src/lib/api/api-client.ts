@@ -21,6 +21,8 @@ export interface RequestOptions<T> {
 
 export interface ApiClient {
   request<T = void>(path: string, options?: RequestOptions<T>): Promise<T>;
+  /** A GET whose answer is text, not JSON (e.g. a CSV export); failures are ApiErrors as with `request`. */
+  text(path: string, options?: Pick<RequestOptions<string>, 'query' | 'signal'>): Promise<string>;
 }
 
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
@@ -28,36 +30,43 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 }
 
 /**
- * The self-service API client: a fresh bearer token before every call (MSAL renews an expired one
+ * The API client (self-service and administration): a fresh bearer token before every call (MSAL renews an expired one
  * silently), JSON in and out, AbortSignal passed through, every failure turned into an ApiError with
  * the server's stable code (or a `client.*` code when no answer could be read).
  */
 export function createApiClient(deps: { getAccessToken: () => Promise<string>; basePath?: string; fetchImpl?: typeof fetch }): ApiClient {
+  /** Sends the call with a fresh bearer token; resolves to the OK response, or throws an ApiError. */
+  async function send(path: string, options: RequestOptions<unknown>, accept: string): Promise<Response> {
+    const { method = 'GET', body, query, signal } = options;
+    const accessToken = await deps.getAccessToken();
+    signal?.throwIfAborted();
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
+    const url = underBase(path, deps.basePath) + (search.size ? `?${search.toString()}` : '');
+    const headers: Record<string, string> = { Authorization: `Bearer ${accessToken}`, Accept: accept };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+    let response: Response;
+    try {
+      response = await (deps.fetchImpl ?? fetch)(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: 'no-store',
+        signal,
+      });
+    } catch (error) {
+      if (isAbort(error, signal)) throw error;
+      throw new ApiError(0, 'client.network', error instanceof Error ? error.message : String(error));
+    }
+    if (!response.ok) throw await apiErrorFrom(response);
+    return response;
+  }
+
   return {
     async request<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
-      const { method = 'GET', body, query, signal, schema } = options;
-      const accessToken = await deps.getAccessToken();
-      signal?.throwIfAborted();
-      const search = new URLSearchParams();
-      for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
-      const url = underBase(path, deps.basePath) + (search.size ? `?${search.toString()}` : '');
-      const headers: Record<string, string> = { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' };
-      if (body !== undefined) headers['Content-Type'] = 'application/json';
-
-      let response: Response;
-      try {
-        response = await (deps.fetchImpl ?? fetch)(url, {
-          method,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          cache: 'no-store',
-          signal,
-        });
-      } catch (error) {
-        if (isAbort(error, signal)) throw error;
-        throw new ApiError(0, 'client.network', error instanceof Error ? error.message : String(error));
-      }
-      if (!response.ok) throw await apiErrorFrom(response);
+      const { signal, schema } = options;
+      const response = await send(path, options as RequestOptions<unknown>, 'application/json');
       if (!schema || response.status === 204) return undefined as T;
       let json: unknown;
       try {
@@ -72,6 +81,16 @@ export function createApiClient(deps: { getAccessToken: () => Promise<string>; b
         throw new ApiError(response.status, 'client.unexpected_response', `The answer of ${path} does not match the API contract.`);
       }
       return parsed.data;
+    },
+
+    async text(path, options = {}) {
+      const response = await send(path, options, 'text/csv, text/plain, */*');
+      try {
+        return await response.text();
+      } catch (error) {
+        if (isAbort(error, options.signal)) throw error;
+        throw new ApiError(0, 'client.network', error instanceof Error ? error.message : String(error));
+      }
     },
   };
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { useUser } from '../../shell/contexts';
 import { SignOutButton } from '../../shell/components/SignOutButton';
+import { useIsAdmin } from '../roles';
 import { MAIN_ROUTES } from '../routes';
 import { useCanChangeOwnMfa } from '../self-service';
 import { FlashBanner } from '../ui/flash';
@@ -14,17 +15,23 @@ const NAV_ITEMS = [
   { to: MAIN_ROUTES.bypassCodes, key: 'nav.bypass_codes', end: false },
   { to: MAIN_ROUTES.activity, key: 'nav.activity', end: false },
   { to: MAIN_ROUTES.help, key: 'nav.help', end: false },
+  { to: MAIN_ROUTES.admin, key: 'nav.admin', end: false },
 ] as const;
 
 /**
  * Frame of every screen: a skip link, the banner (portal name, navigation, who is signed in, "Sign out"),
- * the success banner and the page's main landmark. The navigation is a row of links, not a list, and
+ * the success banner and the page's main landmark. Administrators also see "Administration". The navigation is a row of links, not a list, and
  * wraps on narrow screens (from 360 px).
  */
 export function AppLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation('app');
   const { user } = useUser();
   const canChange = useCanChangeOwnMfa();
+  // The administration area is for Helpdesk and Solution Administrators only (the server enforces it).
+  const isAdmin = useIsAdmin();
+  const visible = NAV_ITEMS.filter(
+    (item) => (canChange || item.to !== MAIN_ROUTES.addDevice) && (isAdmin || item.to !== MAIN_ROUTES.admin),
+  );
   const skipToMain = () => document.getElementById('main')?.focus();
   return (
     <div className="layout app-layout">
@@ -37,7 +44,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
           {t('common:app.name')}
         </Link>
         <nav className="app-nav" aria-label={t('nav.label')}>
-          {NAV_ITEMS.filter((item) => canChange || item.to !== MAIN_ROUTES.addDevice).map((item) => (
+          {visible.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.end} className="app-nav__link">
               {t(item.key)}
             </NavLink>

@@ -11,6 +11,8 @@ export interface ErrorAlertProps {
   title?: string;
   /** Offer "Try again" (e.g. refetch a list). */
   onRetry?: () => void;
+  /** The text to show instead of the error code's translation (e.g. a more precise reason). */
+  message?: string;
   className?: string;
 }
 
@@ -18,7 +20,7 @@ export interface ErrorAlertProps {
  * A failure in plain words: the translated message for its error code, announced to screen readers
  * (role="alert"), with "Try again" or "Sign in again" when that is what helps.
  */
-export function ErrorAlert({ error, title, onRetry, className }: ErrorAlertProps) {
+export function ErrorAlert({ error, title, onRetry, message: text, className }: ErrorAlertProps) {
   const { t } = useTranslation('app');
   const message = useErrorMessage();
   const { instance } = useMsal();
@@ -38,7 +40,7 @@ export function ErrorAlert({ error, title, onRetry, className }: ErrorAlertProps
       showIcon
       role="alert"
       title={title ?? t('errors.title')}
-      description={message(error)}
+      description={text ?? message(error)}
       action={
         signIn ? (
           <Button onClick={signInAgain}>{t('common:actions.sign_in_again')}</Button>

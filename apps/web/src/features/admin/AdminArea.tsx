@@ -1,0 +1,63 @@
+import { useTranslation } from 'react-i18next';
+import { Link, Route, Routes } from 'react-router';
+import { Alert } from 'antd';
+import { ADMIN_ROUTES } from '../../lib/routes';
+import { RequireRole } from '../../lib/ui/RequireRole';
+import { Page } from '../../lib/ui/Page';
+import { AdminNav } from './components/AdminNav';
+import { AuditPage } from './routes/AuditPage';
+import { LostDevicePage } from './routes/LostDevicePage';
+import { TokensPage } from './routes/TokensPage';
+import { UserPage } from './routes/UserPage';
+import { UserSearchPage } from './routes/UserSearchPage';
+import './admin.css';
+
+function AdminNotFound() {
+  const { t } = useTranslation('admin');
+  return (
+    <Page title={t('not_found.title')}>
+      <Alert role="note" type="info" showIcon title={t('not_found.title')} description={t('not_found.body')} />
+      <p className="after-alert">
+        <Link to={ADMIN_ROUTES.users}>{t('user.back_to_search')}</Link>
+      </p>
+    </Page>
+  );
+}
+
+/**
+ * The administration area (Helpdesk and Solution Administrators), loaded only when one of them opens
+ * it: its navigation and screens, under MAIN_ROUTES.admin. The main application checks the role before
+ * loading it; screens for Solution Administrators only check again; the server decides every call.
+ */
+export default function AdminArea() {
+  // The area's translations load with it (the shell shows "Loading..." meanwhile).
+  useTranslation('admin');
+  return (
+    <>
+      <AdminNav />
+      <Routes>
+        <Route index element={<UserSearchPage />} />
+        <Route path="users" element={<UserSearchPage />} />
+        <Route path="users/:upn" element={<UserPage />} />
+        <Route path="users/:upn/lost-device" element={<LostDevicePage />} />
+        <Route
+          path="tokens"
+          element={
+            <RequireRole roles={['solution_admin']}>
+              <TokensPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="audit"
+          element={
+            <RequireRole roles={['solution_admin']}>
+              <AuditPage />
+            </RequireRole>
+          }
+        />
+        <Route path="*" element={<AdminNotFound />} />
+      </Routes>
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+import '../../lib/test/setup';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiError, json } from '../../lib/test/fake-api';
+import { renderPortal } from '../../lib/test/render-portal';
+import { adminProfile, event } from './test-fixtures';
+
+beforeAll(async () => {
+  await import('./AdminArea');
+});
+
+const withClient = (e: ReturnType<typeof event>) => ({ ...e, clientAddress: '127.0.0.1' });
+
+describe('audit log', () => {
+  it('is for Solution Administrators only', async () => {
+    const { api } = await renderPortal({ path: '/admin/audit', profile: adminProfile('helpdesk') });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Not available for your role' })).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.path.startsWith('/api/admin/audit'))).toEqual([]);
+  });
+
+  it('filters by actor, target, action, outcome and time range, and pages with "Show older events"', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      path: '/admin/audit',
+      profile: adminProfile('solution_admin'),
+      api: (a) =>
+        a.on('GET', '/api/admin/audit', (call) =>
+          call.query.get('cursor')
+            ? json({
+                events: [
+                  withClient(event({ id: '7', action: 'device.delete', actorUpn: 'bob@example.com', details: { deviceName: 'x' } })),
+                ],
+                nextCursor: null,
+              })
+            : json({
+                events: [withClient(event({ id: '9' })), withClient(event({ id: '8', outcome: 'failure', reason: 'auth.forbidden' }))],
+                nextCursor: '8',
+              }),
+        ),
+    });
+    const table = await screen.findByRole('table', { name: 'Audit events, newest first' });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(within(table).getAllByRole('row')[2]).toHaveTextContent('FailedYou do not have permission to do this.');
+    await user.click(screen.getByRole('button', { name: 'Show older events' }));
+    expect(await screen.findByText('3 events shown.')).toBeInTheDocument();
+    expect(screen.getByText('That is everything that matches.')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Done by (sign-in name)'), 'helpdesk@example.com');
+    await user.type(screen.getByLabelText('About (sign-in name)'), 'bob@example.com');
+    await user.type(screen.getByLabelText('Action'), 'admin.*');
+    await user.selectOptions(screen.getByLabelText('Outcome'), 'failure');
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-05-01T08:00' } });
+    fireEvent.change(screen.getByLabelText('Until'), { target: { value: '2025-05-02T08:00' } });
+    await user.click(screen.getByRole('button', { name: 'Show events' }));
+    await vi.waitFor(() => expect(api.callsTo('GET', '/api/admin/audit').at(-1)?.query.get('actor')).toBe('helpdesk@example.com'));
+    const q = api.callsTo('GET', '/api/admin/audit').at(-1)!.query;
+    expect(Object.fromEntries(q)).toEqual({
+      actor: 'helpdesk@example.com',
+      target: 'bob@example.com',
+      action: 'admin.*',
+      outcome: 'failure',
+      from: new Date('2025-05-01T08:00').toISOString(),
+      to: new Date('2025-05-02T08:00').toISOString(),
+      limit: '50',
+    });
+  });
+
+  it('refuses a bad action filter and a time range that ends before it starts, before asking', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      path: '/admin/audit',
+      profile: adminProfile('solution_admin'),
+      api: (a) => a.on('GET', '/api/admin/audit', () => json({ events: [], nextCursor: null })),
+    });
+    expect(await screen.findByText('No events match')).toBeInTheDocument();
+    const before = api.callsTo('GET', '/api/admin/audit').length;
+    await user.type(screen.getByLabelText('Action'), 'Admin Stuff');
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-05-02T08:00' } });
+    fireEvent.change(screen.getByLabelText('Until'), { target: { value: '2025-05-01T08:00' } });
+    await user.click(screen.getByRole('button', { name: 'Show events' }));
+    expect(await screen.findByText(/An action is lower-case words joined by dots/)).toBeInTheDocument();
+    expect(screen.getByText('“Until” must not be before “From”.')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/admin/audit')).toHaveLength(before);
+  });
+
+  it('exports the filtered log as a CSV file', async () => {
+    const user = userEvent.setup();
+    const csv = 'id,occurred_at,actor\r\n9,2025-05-01T10:00:00.000Z,helpdesk@example.com\r\n';
+    const { api } = await renderPortal({
+      path: '/admin/audit?actor=helpdesk%40example.com',
+      profile: adminProfile('solution_admin'),
+      api: (a) =>
+        a
+          .on('GET', '/api/admin/audit', () => json({ events: [withClient(event())], nextCursor: null }))
+          .on('GET', '/api/admin/audit.csv', () => new Response(csv, { status: 200, headers: { 'content-type': 'text/csv' } })),
+    });
+    const createObjectURL = vi.fn((_blob: Blob) => 'blob:audit');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const names: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    await user.click(await screen.findByRole('button', { name: 'Export as CSV' }));
+    await vi.waitFor(() => expect(names).toEqual([expect.stringMatching(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/)]));
+    const text = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(createObjectURL.mock.calls[0]![0]);
+    });
+    expect(text).toBe(csv);
+    expect(api.callsTo('GET', '/api/admin/audit.csv')[0]?.query.get('actor')).toBe('helpdesk@example.com');
+  });
+
+  it('verifies the chain: reports it intact, or the first broken link', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      path: '/admin/audit',
+      profile: adminProfile('solution_admin'),
+      api: (a) =>
+        a
+          .on('GET', '/api/admin/audit', () => json({ events: [], nextCursor: null }))
+          .on(
+            'GET',
+            '/api/admin/audit/verify',
+            () => json({ ok: true, count: 42 }),
+            () => json({ ok: false, brokenAt: 4, id: '5', reason: 'hash_mismatch' }),
+            () => apiError(503, 'mfa.provider_unavailable'),
+          ),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Verify the chain' }));
+    expect(await screen.findByText('42 events checked: none was changed or removed.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Verify the chain' }));
+    expect(await screen.findByText('The audit log has been tampered with')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'The first broken link is event 5 (number 5 in the chain): its content no longer matches its recorded fingerprint (it was changed). Report this to security.',
+      ),
+    ).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/admin/audit/verify')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,14 @@
+/**
+ * TanStack Query keys of the administration area. Everything about one user starts with
+ * `['admin', 'user', upn]`, so one invalidation after an action refreshes their page and wizard.
+ */
+export const adminKeys = {
+  all: ['admin'] as const,
+  search: (q: string, cursor: string | undefined) => ['admin', 'users', q, cursor ?? ''] as const,
+  user: (upn: string) => ['admin', 'user', upn.toLowerCase()] as const,
+  userDetail: (upn: string) => ['admin', 'user', upn.toLowerCase(), 'detail'] as const,
+  lostDevice: (upn: string) => ['admin', 'user', upn.toLowerCase(), 'lost-device'] as const,
+  tokens: (q: string, status: string) => ['admin', 'tokens', q, status] as const,
+  allTokens: ['admin', 'tokens'] as const,
+  audit: (filter: object) => ['admin', 'audit', filter] as const,
+};

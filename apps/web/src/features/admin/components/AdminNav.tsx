@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+import { usePortalRole } from '../../../lib/roles';
+import { ADMIN_ROUTES, MAIN_ROUTES } from '../../../lib/routes';
+
+/**
+ * The administration area's own navigation: users for every administrator; the token inventory and
+ * the audit log only for Solution Administrators (the server refuses them to anyone else).
+ */
+export function AdminNav() {
+  const { t } = useTranslation('admin');
+  const role = usePortalRole();
+  const items = [
+    { to: ADMIN_ROUTES.users, label: t('nav.users'), also: MAIN_ROUTES.admin },
+    ...(role === 'solution_admin'
+      ? [
+          { to: ADMIN_ROUTES.tokens, label: t('nav.tokens') },
+          { to: ADMIN_ROUTES.audit, label: t('nav.audit') },
+        ]
+      : []),
+  ];
+  return (
+    <nav className="admin-nav" aria-label={t('nav.label')}>
+      {items.map((item) => (
+        <NavLink key={item.to} to={item.to} className="admin-nav__link">
+          {item.label}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,121 @@
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Form, Input } from 'antd';
+import type { AdminLostDeviceProgress, Device } from '@mfa-portal/shared';
+import { formatTime } from '../../../lib/ui/format';
+import { NativeSelect } from '../../../lib/ui/NativeSelect';
+import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
+import { useVerifyIdentity } from '../api/verify-identity';
+import { AdminErrorAlert } from './AdminErrorAlert';
+
+/** Devices that can show a passcode (authenticator apps, hardware tokens, phones with the passcode capability). */
+export const passcodeDevices = (devices: readonly Device[]) => devices.filter((d) => d.capabilities.includes('passcode'));
+
+/**
+ * "Is it really them?": the caller reads a passcode from one of their devices and the server checks
+ * it (the attempt and its result are audited). The latest successful check by this administrator
+ * (from the server, so it survives a reload) is shown above the form.
+ */
+export function VerifyIdentityPanel({
+  upn,
+  devices,
+  identityCheck,
+  disabledReason,
+  onVerified,
+  formName = 'verify-identity',
+  showLastCheck = true,
+}: {
+  upn: string;
+  devices: readonly Device[];
+  identityCheck: AdminLostDeviceProgress['identityCheck'] | undefined;
+  /** Why the caller may not verify this user (a translated policy reason), or null. */
+  disabledReason: string | null;
+  onVerified?: (deviceId: string) => void;
+  formName?: string;
+  /** Show the caller's latest check above the form (not when testing a new device). */
+  showLastCheck?: boolean;
+}) {
+  const { t, i18n } = useTranslation(['admin', 'errors']);
+  const [form] = Form.useForm<{ deviceId: string; code: string }>();
+  const verify = useVerifyIdentity(upn);
+  const usable = passcodeDevices(devices);
+  const language = i18n.resolvedLanguage;
+  const nameOf = (id: string | null) => devices.find((d) => d.id === id)?.name ?? t('admin:verify.a_device');
+
+  if (disabledReason) return <Alert role="note" type="info" showIcon title={t('admin:verify.unavailable')} description={disabledReason} />;
+
+  const submit = (values: { deviceId: string; code: string }) =>
+    verify.mutate(
+      { deviceId: values.deviceId, code: normaliseOtp(values.code) },
+      {
+        onSuccess: (result) => {
+          form.resetFields(['code']);
+          if (result.verified) onVerified?.(values.deviceId);
+        },
+      },
+    );
+  const result = verify.data;
+  return (
+    <>
+      {!showLastCheck ? null : identityCheck ? (
+        <p className="verified-note">
+          <span className="badge badge--ok">{t('admin:verify.verified_badge')}</span>{' '}
+          {t('admin:verify.last_check', { time: formatTime(identityCheck.checkedAt, language), device: nameOf(identityCheck.deviceId) })}
+        </p>
+      ) : (
+        <p className="form-note">{t('admin:verify.not_yet')}</p>
+      )}
+      {usable.length === 0 ? (
+        <Alert
+          role="note"
+          type="warning"
+          showIcon
+          title={t('admin:verify.no_device_title')}
+          description={t('admin:verify.no_device_body')}
+        />
+      ) : (
+        <Form
+          name={formName}
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          initialValues={{ deviceId: usable[0]!.id, code: '' }}
+          onFinish={submit}
+          className="narrow-form"
+        >
+          <Form.Item name="deviceId" label={t('admin:verify.device_label')} extra={t('admin:verify.device_help')}>
+            <NativeSelect options={usable.map((d) => ({ value: d.id, label: d.serial ? `${d.name} (${d.serial})` : d.name }))} />
+          </Form.Item>
+          <Form.Item name="code" label={t('admin:verify.code_label')} extra={t('admin:verify.code_help')} rules={otpRules(t)}>
+            <Input {...OTP_INPUT_PROPS} />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" loading={verify.isPending}>
+            {verify.isPending ? t('admin:verify.checking') : t('admin:verify.submit')}
+          </Button>
+        </Form>
+      )}
+      <div role="status" className="verify-result">
+        {result?.verified ? (
+          <div className="success-box">
+            <span className="success-box__mark" aria-hidden="true">
+              ✓
+            </span>
+            <div>
+              <p className="success-box__title">{t('admin:verify.success_title')}</p>
+              <p>{t('admin:verify.success_body', { device: nameOf(result.deviceId), time: formatTime(result.checkedAt, language) })}</p>
+            </div>
+          </div>
+        ) : result ? (
+          <Alert
+            type="error"
+            showIcon
+            title={t('admin:verify.failure_title')}
+            description={
+              result.reason && i18n.exists(`errors:${result.reason}`) ? t(`errors:${result.reason}`) : t('admin:verify.failure_body')
+            }
+          />
+        ) : null}
+      </div>
+      {verify.error ? <AdminErrorAlert error={verify.error} title={t('admin:verify.failed')} className="after-form" /> : null}
+    </>
+  );
+}

@@ -1,0 +1,223 @@
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { Alert, Button, Form, Input } from 'antd';
+import { downloadText } from '../../../lib/bypass-codes/NewCodesPanel';
+import { Loading } from '../../../lib/ui/Loading';
+import { NativeSelect } from '../../../lib/ui/NativeSelect';
+import { Page } from '../../../lib/ui/Page';
+import { useAuditLog, useExportAuditCsv, useVerifyAuditChain, type AuditFilter } from '../api/audit';
+import { AdminErrorAlert } from '../components/AdminErrorAlert';
+import { EventTable } from '../components/EventTable';
+
+const FILTER_KEYS = ['actor', 'target', 'action', 'outcome', 'from', 'to'] as const;
+/** An action filter as the API accepts it: dotted, optionally ending in `.*` (a prefix). */
+const ACTION_PATTERN = /^[a-z0-9_.*]+$/;
+
+interface FilterForm {
+  actor?: string;
+  target?: string;
+  action?: string;
+  outcome?: string;
+  /** `datetime-local` values, in the browser's time zone. */
+  from?: string;
+  to?: string;
+}
+
+/** "2025-05-01T10:00" (local) ⇄ ISO 8601 with its offset, as the API wants it. */
+const toIso = (local: string | undefined) => (local ? new Date(local).toISOString() : undefined);
+const toLocal = (iso: string | null) => {
+  if (!iso) return undefined;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return undefined;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+
+function filterFrom(params: URLSearchParams): AuditFilter {
+  const outcome = params.get('outcome');
+  return {
+    ...(params.get('actor') ? { actor: params.get('actor')! } : {}),
+    ...(params.get('target') ? { target: params.get('target')! } : {}),
+    ...(params.get('action') ? { action: params.get('action')! } : {}),
+    ...(outcome === 'success' || outcome === 'failure' ? { outcome } : {}),
+    ...(params.get('from') ? { from: params.get('from')! } : {}),
+    ...(params.get('to') ? { to: params.get('to')! } : {}),
+  };
+}
+
+/** Export and chain verification. */
+function Tools({ filter }: { filter: AuditFilter }) {
+  const { t } = useTranslation('admin');
+  const exportCsv = useExportAuditCsv();
+  const verify = useVerifyAuditChain();
+  const download = async () => {
+    try {
+      const csv = await exportCsv.mutateAsync(filter);
+      downloadText(`${t('audit.file_name')}-${new Date().toISOString().slice(0, 10)}.csv`, csv, 'text/csv;charset=utf-8');
+    } catch {
+      // shown below
+    }
+  };
+  const result = verify.data;
+  return (
+    <section className="section" aria-labelledby="audit-tools-heading">
+      <h2 id="audit-tools-heading">{t('audit.tools_heading')}</h2>
+      <div className="actions">
+        <Button onClick={() => void download()} loading={exportCsv.isPending}>
+          {exportCsv.isPending ? t('audit.exporting') : t('audit.export')}
+        </Button>
+        <Button onClick={() => verify.mutate()} loading={verify.isPending}>
+          {verify.isPending ? t('audit.verifying') : t('audit.verify')}
+        </Button>
+      </div>
+      <div role="status" className="verify-result">
+        {result?.ok ? (
+          <Alert type="success" showIcon title={t('audit.chain_ok_title')} description={t('audit.chain_ok', { count: result.count })} />
+        ) : result ? (
+          <Alert
+            type="error"
+            showIcon
+            title={t('audit.chain_broken_title')}
+            description={t('audit.chain_broken', {
+              position: result.brokenAt + 1,
+              id: result.id ?? '–',
+              why: t(`audit.chain_reason.${result.reason}`, { defaultValue: result.reason }),
+            })}
+          />
+        ) : null}
+      </div>
+      {exportCsv.error ? <AdminErrorAlert error={exportCsv.error} title={t('audit.export_failed')} /> : null}
+      {verify.error ? <AdminErrorAlert error={verify.error} title={t('audit.verify_failed')} /> : null}
+    </section>
+  );
+}
+
+/** The full audit log (Solution Administrators): filters, pages of events, CSV export, chain verification. */
+export function AuditPage() {
+  const { t } = useTranslation('admin');
+  const [params, setParams] = useSearchParams();
+  const filter = filterFrom(params);
+  const log = useAuditLog(filter);
+  const [form] = Form.useForm<FilterForm>();
+  const events = log.data?.pages.flatMap((p) => p.events) ?? [];
+  const apply = (v: FilterForm) => {
+    const next = new URLSearchParams();
+    const values: Record<string, string | undefined> = {
+      actor: v.actor?.trim(),
+      target: v.target?.trim(),
+      action: v.action?.trim(),
+      outcome: v.outcome,
+      from: toIso(v.from),
+      to: toIso(v.to),
+    };
+    for (const key of FILTER_KEYS) if (values[key]) next.set(key, values[key]);
+    setParams(next);
+  };
+  return (
+    <Page title={t('audit.title')} intro={<p>{t('audit.intro')}</p>}>
+      <Form<FilterForm>
+        name="audit-filter"
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ ...filter, from: toLocal(params.get('from')), to: toLocal(params.get('to')), outcome: filter.outcome ?? '' }}
+        onFinish={apply}
+        className="audit-filters"
+        role="search"
+      >
+        <Form.Item name="actor" label={t('audit.actor_label')}>
+          <Input type="search" autoComplete="off" maxLength={254} />
+        </Form.Item>
+        <Form.Item name="target" label={t('audit.target_label')}>
+          <Input type="search" autoComplete="off" maxLength={254} />
+        </Form.Item>
+        <Form.Item
+          name="action"
+          label={t('audit.action_label')}
+          extra={t('audit.action_help')}
+          rules={[
+            {
+              validator: (_r, value: string | undefined) =>
+                !value?.trim() || ACTION_PATTERN.test(value.trim())
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('audit.action_invalid'))),
+            },
+          ]}
+        >
+          <Input autoComplete="off" maxLength={100} />
+        </Form.Item>
+        <Form.Item name="outcome" label={t('audit.outcome_label')}>
+          <NativeSelect
+            options={[
+              { value: '', label: t('audit.outcome_any') },
+              { value: 'success', label: t('events.success') },
+              { value: 'failure', label: t('events.failure') },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item name="from" label={t('audit.from_label')}>
+          <input type="datetime-local" className="ant-input ant-input-outlined" />
+        </Form.Item>
+        <Form.Item
+          name="to"
+          label={t('audit.to_label')}
+          dependencies={['from']}
+          rules={[
+            ({ getFieldValue }) => ({
+              validator: (_r, value: string | undefined) => {
+                const from = getFieldValue('from') as string | undefined;
+                return !value || !from || Date.parse(from) <= Date.parse(value)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('audit.to_before_from')));
+              },
+            }),
+          ]}
+        >
+          <input type="datetime-local" className="ant-input ant-input-outlined" />
+        </Form.Item>
+        <div className="actions audit-filters__actions">
+          <Button type="primary" htmlType="submit">
+            {t('audit.apply')}
+          </Button>
+          <Button
+            onClick={() => {
+              form.setFieldsValue({ actor: '', target: '', action: '', outcome: '', from: undefined, to: undefined });
+              setParams(new URLSearchParams());
+            }}
+          >
+            {t('audit.clear')}
+          </Button>
+        </div>
+      </Form>
+      <Tools filter={filter} />
+      <section className="section" aria-labelledby="audit-events-heading">
+        <h2 id="audit-events-heading">{t('audit.events_heading')}</h2>
+        {log.isPending ? (
+          <Loading label={t('audit.loading')} />
+        ) : log.isError && events.length === 0 ? (
+          <AdminErrorAlert error={log.error} title={t('audit.failed')} onRetry={() => void log.refetch()} />
+        ) : events.length === 0 ? (
+          <div className="empty-state" role="status">
+            <p className="empty-state__title">{t('audit.empty_title')}</p>
+            <p>{t('audit.empty_body')}</p>
+          </div>
+        ) : (
+          <>
+            <p role="status" className="form-note">
+              {t('audit.shown', { count: events.length })}
+            </p>
+            <EventTable events={events} caption={t('audit.table_label')} showTarget />
+            {log.isFetchNextPageError ? <AdminErrorAlert error={log.error} title={t('audit.more_failed')} /> : null}
+            {log.hasNextPage ? (
+              <Button onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage} className="after-list">
+                {log.isFetchingNextPage ? t('audit.loading_more') : t('audit.load_more')}
+              </Button>
+            ) : (
+              <p className="form-note">{t('audit.end')}</p>
+            )}
+          </>
+        )}
+      </section>
+    </Page>
+  );
+}
