@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Device, PushStateName, PushTransaction } from '@mfa-portal/shared';
 import { pushPolling } from '../../lib/push/push-polling';
-import { findDialog } from '../../lib/test/dialogs';
+import { findDialog, queryDialog } from '../../lib/test/dialogs';
 import { apiError, json } from '../../lib/test/fake-api';
 import { renderPortal } from '../../lib/test/render-portal';
 import { phone, profile, token } from '../../test/fixtures';
@@ -84,6 +84,22 @@ describe('test a phone with a push', () => {
     expect(alert).toHaveTextContent(title);
     expect(alert).toHaveTextContent(body);
     expect(within(dialog).queryByText('Push approved')).not.toBeInTheDocument();
+  });
+
+  it('stops asking about the push when the dialog is closed while waiting', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      profile: profile({ provider: 'duo' }),
+      api: (a) => a.on('POST', pushPath, () => json(tx('waiting'), 202)).on('GET', pollPath, () => json(tx('waiting'))),
+    });
+    const dialog = await openDialog(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
+    await waitFor(() => expect(api.callsTo('GET', pollPath).length).toBeGreaterThan(1));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(queryDialog(DIALOG)).toBeUndefined());
+    const polls = api.callsTo('GET', pollPath).length;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(api.callsTo('GET', pollPath).length).toBe(polls);
   });
 
   it('shows the translated reason when the push cannot be sent', async () => {

@@ -62,7 +62,11 @@ export function StepUpDialog({
   const resetPush = startPush.reset;
 
   useEffect(() => {
-    if (!open) return;
+    if (!open) {
+      // Closed (cancelled or verified): stop polling a push nobody waits for any more.
+      resetPush();
+      return;
+    }
     form.resetFields();
     setMethod('passcode');
     reset();

@@ -91,6 +91,29 @@ describe('step-up by push', () => {
     expect(api.callsTo('DELETE', `/api/me/devices/${token.id}`)).toHaveLength(1);
   });
 
+  it('stops asking about the push once the dialog is cancelled; the change is not made', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      profile: profile({ provider: 'duo' }),
+      api: (a) =>
+        a
+          .on('DELETE', `/api/me/devices/${token.id}`, () => apiError(403, 'auth.step_up_required'))
+          .on('POST', '/api/me/step-up/push', () => json(started, 202))
+          .on('GET', `/api/me/step-up/push/${TXID}`, () => json(status('waiting'))),
+    });
+    const dialog = await removeToken(user);
+    await user.click(within(dialog).getByRole('radio', { name: 'A push to my phone (approve it on the phone)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
+    expect(await within(dialog).findByText(/Waiting for your answer/)).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo('GET', `/api/me/step-up/push/${TXID}`).length).toBeGreaterThan(1));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(queryDialog('Confirm it is you')).toBeUndefined());
+    const polls = api.callsTo('GET', `/api/me/step-up/push/${TXID}`).length;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(api.callsTo('GET', `/api/me/step-up/push/${TXID}`).length).toBe(polls);
+    expect(api.callsTo('DELETE', `/api/me/devices/${token.id}`)).toHaveLength(1);
+  });
+
   it('lets the user choose which phone when several take pushes', async () => {
     const user = userEvent.setup();
     const second: Device = { ...phone, id: 'd9', name: 'Work phone' };
