@@ -51,6 +51,9 @@ export const ERROR_CODES = [
   'token.retired',
   'token.import_invalid',
   'push.not_found',
+  'push.denied',
+  'push.fraud',
+  'push.timeout',
   'server.internal',
 ] as const;
 

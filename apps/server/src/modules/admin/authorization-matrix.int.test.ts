@@ -167,7 +167,12 @@ const meRoutes: RouteCase[] = [
     path: (c) => `/api/me/devices/${c.ids.device}/activation/sms`,
     expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : NOT_SUPPORTED),
   },
-  { method: 'POST', route: 'POST /api/me/devices/:id/push', path: (c) => `/api/me/devices/${c.ids.device}/push`, expect: () => NOT_SUPPORTED },
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/:id/push',
+    path: (c) => `/api/me/devices/${c.ids.device}/push`,
+    expect: () => NOT_SUPPORTED,
+  },
   {
     method: 'GET',
     route: 'GET /api/me/devices/:id/push/:txid',

@@ -105,3 +105,42 @@ describe('activity', () => {
     expect(msal.redirect).toHaveBeenCalledWith(expect.objectContaining({ scopes: ['api://mfa-portal/access_as_user'] }));
   });
 });
+
+describe('activity: phones and pushes', () => {
+  it('says in plain words what happened with phones and pushes, with the reason a push failed', async () => {
+    const events: ActivityEvent[] = [
+      event({ id: '6', action: 'step_up.push', details: { deviceId: 'd1', txid: 't2', state: 'approved' } }),
+      event({
+        id: '5',
+        action: 'device.test_push',
+        outcome: 'failure',
+        reason: 'push.denied',
+        details: { deviceId: 'd1', state: 'denied' },
+      }),
+      event({
+        id: '4',
+        action: 'device.test_push',
+        outcome: 'failure',
+        reason: 'push.timeout',
+        details: { deviceId: 'd1', state: 'timeout' },
+      }),
+      event({ id: '3', action: 'device.activation', details: { deviceId: 'd1', channel: 'sms' } }),
+      event({ id: '2', action: 'device.add_phone', details: { deviceId: 'd1', deviceName: 'Work phone', kind: 'phone' } }),
+      event({
+        id: '1',
+        action: 'admin.user.verify_identity_push',
+        actorUpn: 'helpdesk@example.com',
+        actorRoles: ['Helpdesk Administrator'],
+        details: { deviceId: 'd1', method: 'push' },
+      }),
+    ];
+    await renderPortal({ path: '/activity', api: (a) => a.on('GET', '/api/me/activity', () => json({ events, nextCursor: null })) });
+    expect(await screen.findByText('Confirmed it was you with a push')).toBeInTheDocument();
+    expect(screen.getAllByText('A test push was not approved')).toHaveLength(2);
+    expect(screen.getByText('Reason: The push was denied on the phone.')).toBeInTheDocument();
+    expect(screen.getByText('Reason: The push was not answered in time.')).toBeInTheDocument();
+    expect(screen.getByText('Got an activation link for a phone')).toBeInTheDocument();
+    expect(screen.getByText('Added the phone “Work phone”')).toBeInTheDocument();
+    expect(screen.getByText('Sent you a push to check it was you')).toBeInTheDocument();
+  });
+});

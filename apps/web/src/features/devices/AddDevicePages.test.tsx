@@ -3,9 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderPortal } from '../../lib/test/render-portal';
+import { profile } from '../../test/fixtures';
 import { toE164 } from './routes/AddPhonePage';
 
 describe('add a device: the choice', () => {
+  it('leaves out authenticator apps when the MFA service cannot take them (Duo), and recommends the first kind left', async () => {
+    await renderPortal({ path: '/devices/add', profile: profile({ provider: 'duo' }) });
+    expect(await screen.findByRole('heading', { name: 'Hardware token (Duo D100) Recommended' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Add an authenticator app' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add a phone' })).toHaveAttribute('href', '/devices/add/phone');
+  });
+
   it('offers an authenticator app (recommended), a hardware token and a phone', async () => {
     await renderPortal({ path: '/devices/add' });
     expect(screen.getByRole('heading', { level: 1, name: 'Add a device' })).toBeInTheDocument();
@@ -18,11 +26,13 @@ describe('add a device: the choice', () => {
 });
 
 describe('add a phone', () => {
-  it('says plainly that phones cannot be added yet, checks the number for the chosen country (US by default) and shows E.164', async () => {
+  it('on a service without phones (builtin), says so plainly, checks the number for the chosen country (US by default) and shows E.164', async () => {
     const user = userEvent.setup();
     const { api } = await renderPortal({ path: '/devices/add/phone' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Add a phone' })).toBeInTheDocument();
-    expect(screen.getByText('Phones cannot be added in the portal yet')).toBeInTheDocument();
+    expect(await screen.findByText('Phones cannot be added here')).toBeInTheDocument();
+    expect(screen.getByText(/it cannot send pushes or text messages/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add the phone' })).not.toBeInTheDocument();
     const country = screen.getByLabelText('Country or region');
     expect(country).toHaveValue('US');
     expect(screen.getByRole('option', { name: 'United States (+1)' })).toBeInTheDocument();
@@ -42,7 +52,8 @@ describe('add a phone', () => {
     await user.type(screen.getByLabelText('Phone number'), '07400 123456');
     await user.click(screen.getByRole('button', { name: 'Check the number' }));
     expect(await screen.findByText('+44 7400 123456 is a valid number')).toBeInTheDocument();
-    expect(api.calls.filter((c) => c.path.startsWith('/api/'))).toEqual([]);
+    // Only the capabilities were asked for: nothing was sent.
+    expect(api.calls.filter((c) => c.path.startsWith('/api/')).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/me/capabilities']);
   });
 
   it('normalises numbers to E.164', () => {

@@ -10,5 +10,13 @@ export const ME_API = {
   bypassCodes: '/api/me/bypass-codes',
   bypassCode: (id: string) => `/api/me/bypass-codes/${encodeURIComponent(id)}`,
   stepUp: '/api/me/step-up',
+  stepUpPush: '/api/me/step-up/push',
+  stepUpPushStatus: (txid: string) => `/api/me/step-up/push/${encodeURIComponent(txid)}`,
+  capabilities: '/api/me/capabilities',
+  phones: '/api/me/devices/phone',
+  deviceActivation: (id: string) => `/api/me/devices/${encodeURIComponent(id)}/activation`,
+  deviceActivationSms: (id: string) => `/api/me/devices/${encodeURIComponent(id)}/activation/sms`,
+  devicePush: (id: string) => `/api/me/devices/${encodeURIComponent(id)}/push`,
+  devicePushStatus: (id: string, txid: string) => `/api/me/devices/${encodeURIComponent(id)}/push/${encodeURIComponent(txid)}`,
   activity: '/api/me/activity',
 } as const;

@@ -8,4 +8,13 @@ export const meKeys = {
   devices: () => ['me', 'devices'] as const,
   bypassCodes: () => ['me', 'bypass-codes'] as const,
   activity: (pageSize: number) => ['me', 'activity', pageSize] as const,
+  /** What the MFA provider can do: fixed for the server's lifetime. */
+  capabilities: () => ['me', 'capabilities'] as const,
+  phoneActivation: (deviceId: string) => ['me', 'phone-activation', deviceId] as const,
+};
+
+/** Pushes being polled: outside `me`, so refreshing the user's data does not poll them again. */
+export const pushKeys = {
+  test: (deviceId: string, txid: string) => ['push', 'test', deviceId, txid] as const,
+  stepUp: (txid: string) => ['push', 'step-up', txid] as const,
 };

@@ -1,15 +1,23 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Form, Input, Modal, Radio } from 'antd';
-import type { StepUpMethod } from '@mfa-portal/shared';
+import { PUSH_TIMEOUT_SECONDS, type StepUpMethod } from '@mfa-portal/shared';
 import { hasMfaData, useMfaData } from '../../shell/contexts';
+import { useCapabilities } from '../capabilities/get-capabilities';
+import { PushResult } from '../push/PushResult';
 import { ErrorAlert } from '../ui/ErrorAlert';
+import { NativeSelect } from '../ui/NativeSelect';
 import { focusMarkedElement } from '../ui/dialog-focus';
+import { useStepUpPush } from './api/get-step-up-push';
+import { useStartStepUpPush } from './api/start-step-up-push';
 import { useVerifyStepUp } from './api/verify-step-up';
 
+type Method = StepUpMethod | 'push';
+
 interface StepUpForm {
-  method: StepUpMethod;
+  method: Method;
   code: string;
+  deviceId: string;
 }
 
 /** Digits only (people type bypass codes with spaces or dashes as printed). */
@@ -17,7 +25,9 @@ const digitsOf = (value: string) => value.replace(/[\s-]/g, '');
 
 /**
  * "Confirm it's you": a passcode from a device (authenticator app or hardware token) or a bypass code,
- * checked by POST /api/me/step-up. Opened by useWithStepUp when the API asks for it.
+ * checked by POST /api/me/step-up; or, when the MFA service sends pushes and the user has a phone that
+ * takes them, a push approved on that phone (POST /api/me/step-up/push, then polled). Opened by
+ * useWithStepUp when the API asks for it.
  */
 export function StepUpDialog({
   open,
@@ -36,19 +46,45 @@ export function StepUpDialog({
   const { mfaData } = useMfaData();
   // Field ids are `<form name>_<field>`: unique on the page, even with another form open behind.
   const formId = 'step-up';
-  const [method, setMethod] = useState<StepUpMethod>('passcode');
+  const [method, setMethod] = useState<Method>('passcode');
   const hasDevices = hasMfaData(mfaData) && mfaData.devices.length > 0;
   const hasBypass = hasMfaData(mfaData) && mfaData.bypassCodes.active > 0;
+  const hasPushPhone = hasMfaData(mfaData) && mfaData.devices.some((d) => d.capabilities.includes('push'));
+  const capabilities = useCapabilities({ enabled: open && hasPushPhone });
+  const pushPhones =
+    capabilities.data?.push === true && hasMfaData(mfaData) ? mfaData.devices.filter((d) => d.capabilities.includes('push')) : [];
+  const startPush = useStartStepUpPush();
+  const push = useStepUpPush(startPush.data);
+  const pushState = startPush.data ? (push.data?.state ?? 'waiting') : null;
+  const pushWaiting = startPush.isPending || pushState === 'waiting';
+  const pushPhone = pushPhones.find((d) => d.id === startPush.variables) ?? pushPhones[0];
   const { reset } = verify;
+  const resetPush = startPush.reset;
 
   useEffect(() => {
-    if (!open) return;
+    if (!open) {
+      // Closed (cancelled or verified): stop polling a push nobody waits for any more.
+      resetPush();
+      return;
+    }
     form.resetFields();
     setMethod('passcode');
     reset();
-  }, [open, form, reset]);
+    resetPush();
+  }, [open, form, reset, resetPush]);
+
+  // An approved push gave the step-up: the action goes on.
+  const approved = push.data?.state === 'approved' && push.data.stepUp.active;
+  useEffect(() => {
+    if (open && approved) onVerified();
+  }, [open, approved, onVerified]);
 
   const submit = (values: StepUpForm) => {
+    if (values.method === 'push') {
+      const deviceId = values.deviceId || pushPhones[0]?.id;
+      if (deviceId) startPush.mutate(deviceId);
+      return;
+    }
     verify.mutate({ method: values.method, code: digitsOf(values.code) }, { onSuccess: onVerified });
   };
 
@@ -67,9 +103,15 @@ export function StepUpDialog({
         <Button key="cancel" onClick={onCancel}>
           {t('cancel')}
         </Button>,
-        <Button key="submit" type="primary" htmlType="submit" form={formId} loading={verify.isPending}>
-          {verify.isPending ? t('checking') : t('submit')}
-        </Button>,
+        method === 'push' ? (
+          <Button key="submit" type="primary" htmlType="submit" form={formId} loading={pushWaiting} disabled={pushWaiting}>
+            {startPush.isPending ? t('push.sending') : pushState && pushState !== 'waiting' ? t('push.again') : t('push.send')}
+          </Button>
+        ) : (
+          <Button key="submit" type="primary" htmlType="submit" form={formId} loading={verify.isPending}>
+            {verify.isPending ? t('checking') : t('submit')}
+          </Button>
+        ),
       ]}
     >
       <p>{t('intro')}</p>
@@ -78,12 +120,13 @@ export function StepUpDialog({
         name={formId}
         form={form}
         layout="vertical"
-        initialValues={{ method: 'passcode', code: '' }}
+        initialValues={{ method: 'passcode', code: '', deviceId: pushPhones[0]?.id ?? '' }}
         onFinish={submit}
         onValuesChange={(changed: Partial<StepUpForm>) => {
           if (changed.method) {
             setMethod(changed.method);
             form.setFieldValue('code', '');
+            resetPush();
           }
         }}
         requiredMark={false}
@@ -92,14 +135,25 @@ export function StepUpDialog({
           <Radio.Group>
             <Radio value="passcode">{t('method.passcode')}</Radio>
             <Radio value="bypass">{t('method.bypass')}</Radio>
+            {pushPhones.length > 0 ? <Radio value="push">{t('method.push')}</Radio> : null}
           </Radio.Group>
         </Form.Item>
+        {method === 'push' ? (
+          pushPhones.length > 1 ? (
+            <Form.Item name="deviceId" label={t('push.phone_label')}>
+              <NativeSelect options={pushPhones.map((d) => ({ value: d.id, label: d.name }))} disabled={pushWaiting} />
+            </Form.Item>
+          ) : (
+            <p>{t('push.to_phone', { name: pushPhones[0]?.name ?? '' })}</p>
+          )
+        ) : null}
         <Form.Item
+          hidden={method === 'push'}
           name="code"
           label={method === 'passcode' ? t('code.passcode_label') : t('code.bypass_label')}
           extra={method === 'passcode' ? t('code.passcode_help') : t('code.bypass_help')}
           rules={[
-            { required: true, message: t('code.required') },
+            { required: method !== 'push', message: t('code.required') },
             {
               pattern: method === 'passcode' ? /^\s*\d{6}\s*$/ : /^\s*\d(?:[ -]?\d){8}\s*$/,
               message: method === 'passcode' ? t('code.passcode_format') : t('code.bypass_format'),
@@ -110,6 +164,11 @@ export function StepUpDialog({
         </Form.Item>
       </Form>
       {verify.error ? <ErrorAlert error={verify.error} title={t('failed')} /> : null}
+      {method === 'push' && pushState && pushPhone ? (
+        <PushResult state={pushState} deviceName={pushPhone.name} timeoutSeconds={PUSH_TIMEOUT_SECONDS} />
+      ) : null}
+      {method === 'push' && startPush.error ? <ErrorAlert error={startPush.error} title={t('push.failed')} /> : null}
+      {method === 'push' && push.error ? <ErrorAlert error={push.error} title={t('push.failed')} /> : null}
     </Modal>
   );
 }

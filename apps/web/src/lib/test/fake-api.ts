@@ -1,5 +1,12 @@
 import { vi } from 'vitest';
-import type { UserInfoResponse } from '@mfa-portal/shared';
+import type { ProviderCapabilitiesResponse, UserInfoResponse } from '@mfa-portal/shared';
+
+/** The capabilities the server reports for each provider (GET /api/me/capabilities). */
+export function capabilitiesOf(provider: 'builtin' | 'duo'): ProviderCapabilitiesResponse {
+  return provider === 'duo'
+    ? { provider, phones: true, smsActivation: true, push: true, totp: false, hardwareTokens: true }
+    : { provider, phones: false, smsActivation: false, push: false, totp: true, hardwareTokens: true };
+}
 
 /** One request the application sent, as the server would see it. */
 export interface RecordedCall {
@@ -43,6 +50,8 @@ export function installFakeApi(profile: UserInfoResponse) {
   };
 
   api.on('GET', '/account/getuserinfo', () => json(profile));
+  // What the profile's MFA provider can do, as the server answers it (a test may answer otherwise).
+  api.on('GET', '/api/me/capabilities', () => json(capabilitiesOf(profile.mfa.provider)));
 
   const fetchStub = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost:3000/');

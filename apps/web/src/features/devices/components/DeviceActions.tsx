@@ -6,13 +6,13 @@ import { useCanChangeOwnMfa } from '../../../lib/self-service';
 import { RemoveDeviceDialog } from './RemoveDeviceDialog';
 import { RenameDeviceDialog } from './RenameDeviceDialog';
 import { ResyncTokenDialog } from './ResyncTokenDialog';
-import { TestDeviceDialog } from './TestDeviceDialog';
+import { TestDeviceDialog, useCanPush } from './TestDeviceDialog';
 import '../devices.css';
 
 type Dialog = 'rename' | 'test' | 'resync' | 'remove' | null;
 
 /**
- * What the user can do with one device: rename it, check that it works (passcode devices), resync it
+ * What the user can do with one device: rename it, check that it works (passcode or push), resync it
  * (hardware tokens) and remove it. Each opens a dialog; each button names the device for screen readers.
  */
 export function DeviceActions({ device, deviceCount }: { device: Device; deviceCount: number }) {
@@ -20,7 +20,10 @@ export function DeviceActions({ device, deviceCount }: { device: Device; deviceC
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
   const canChange = useCanChangeOwnMfa();
-  const canTest = device.capabilities.includes('passcode');
+  const canPasscode = device.capabilities.includes('passcode');
+  // A phone that takes only pushes can be tested only if the MFA service sends them: ask it then.
+  const canPush = useCanPush(device, !canPasscode);
+  const canTest = canPasscode || canPush;
   const canResync = canChange && device.kind === 'hardware_token';
   return (
     <div className="device-actions">

@@ -1,21 +1,42 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Form, Input, Modal } from 'antd';
-import type { Device } from '@mfa-portal/shared';
+import { PUSH_TIMEOUT_SECONDS, type Device } from '@mfa-portal/shared';
+import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
+import { PushResult } from '../../../lib/push/PushResult';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { focusMarkedElement } from '../../../lib/ui/dialog-focus';
 import { formatTime } from '../../../lib/ui/format';
 import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
+import { useTestPush } from '../api/get-test-push';
+import { useStartTestPush } from '../api/start-test-push';
 import { useTestDevice } from '../api/test-device';
 
 /**
+ * Whether the organisation's MFA service can push to this device (a phone activated for push). Asks the
+ * service only when `needed` (e.g. the dialog is open) and the device takes pushes.
+ */
+export function useCanPush(device: Device, needed: boolean): boolean {
+  const takesPush = device.capabilities.includes('push');
+  const capabilities = useCapabilities({ enabled: needed && takesPush });
+  return takesPush && capabilities.data?.push === true;
+}
+
+/**
  * "Check it works": the user types a passcode from the device and hears at once whether it was right
- * (a clear success result, or the translated reason it was refused).
+ * (a clear success result, or the translated reason it was refused). A phone that takes pushes (when
+ * the MFA service can send them) can be checked with a push instead: sent, waited for with progress,
+ * then approved, denied, reported or timed out, said plainly.
  */
 export function TestDeviceDialog({ device, open, onClose }: { device: Device; open: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation('devices');
   const [form] = Form.useForm<{ code: string }>();
   const test = useTestDevice();
+  const canPush = useCanPush(device, open);
+  const canPasscode = device.capabilities.includes('passcode');
+  const startPush = useStartTestPush();
+  const push = useTestPush(device.id, startPush.data);
+  const pushState = startPush.data ? (push.data?.state ?? 'waiting') : null;
   // Field ids are `<form name>_<field>`: unique on the page, even with another form open behind.
   const formId = 'test-device';
   const closeButton = useRef<HTMLButtonElement>(null);
@@ -25,6 +46,7 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
   }, [test.isSuccess]);
   const close = () => {
     test.reset();
+    startPush.reset();
     onClose();
   };
   const again = () => {
@@ -32,6 +54,8 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
     form.resetFields();
   };
   const submit = ({ code }: { code: string }) => test.mutate({ deviceId: device.id, code: normaliseOtp(code) });
+  const sendPush = () => startPush.mutate(device.id);
+  const pushWaiting = startPush.isPending || pushState === 'waiting';
 
   return (
     <Modal
@@ -52,11 +76,15 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
             ]
           : [
               <Button key="cancel" onClick={close}>
-                {t('actions.cancel')}
+                {pushState && pushState !== 'waiting' ? t('actions.close') : t('actions.cancel')}
               </Button>,
-              <Button key="submit" type="primary" htmlType="submit" form={formId} loading={test.isPending}>
-                {test.isPending ? t('test.checking') : t('test.submit')}
-              </Button>,
+              ...(canPasscode
+                ? [
+                    <Button key="submit" type="primary" htmlType="submit" form={formId} loading={test.isPending}>
+                      {test.isPending ? t('test.checking') : t('test.submit')}
+                    </Button>,
+                  ]
+                : []),
             ]
       }
     >
@@ -72,13 +100,38 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
         </div>
       ) : (
         <>
-          <p>{t('test.intro', { name: device.name })}</p>
-          <Form name={formId} form={form} layout="vertical" onFinish={submit} requiredMark={false}>
-            <Form.Item name="code" label={t('test.code_label')} rules={otpRules(t)}>
-              <Input {...OTP_INPUT_PROPS} autoFocus data-autofocus />
-            </Form.Item>
-          </Form>
-          {test.error ? <ErrorAlert error={test.error} title={t('test.failure_title')} /> : null}
+          {canPush ? (
+            <section className="test-push" aria-labelledby="test-push-title">
+              <h3 id="test-push-title" className="test-push__title">
+                {t('test.push_title')}
+              </h3>
+              <p>{t('test.push_intro', { name: device.name })}</p>
+              <Button onClick={sendPush} loading={pushWaiting} disabled={pushWaiting} data-autofocus={canPasscode ? undefined : true}>
+                {startPush.isPending
+                  ? t('test.push_sending')
+                  : pushState && pushState !== 'waiting'
+                    ? t('test.push_again')
+                    : t('test.push_send')}
+              </Button>
+              <div className="after-form">
+                {pushState ? <PushResult state={pushState} deviceName={device.name} timeoutSeconds={PUSH_TIMEOUT_SECONDS} /> : null}
+                {startPush.error ? <ErrorAlert error={startPush.error} title={t('test.push_failed')} /> : null}
+                {push.error ? <ErrorAlert error={push.error} title={t('test.push_failed')} /> : null}
+              </div>
+            </section>
+          ) : null}
+          {canPasscode ? (
+            <>
+              {canPush ? <h3 className="test-push__title">{t('test.passcode_title')}</h3> : null}
+              <p>{t('test.intro', { name: device.name })}</p>
+              <Form name={formId} form={form} layout="vertical" onFinish={submit} requiredMark={false}>
+                <Form.Item name="code" label={t('test.code_label')} rules={otpRules(t)}>
+                  <Input {...OTP_INPUT_PROPS} autoFocus data-autofocus />
+                </Form.Item>
+              </Form>
+              {test.error ? <ErrorAlert error={test.error} title={t('test.failure_title')} /> : null}
+            </>
+          ) : null}
         </>
       )}
     </Modal>

@@ -1,0 +1,138 @@
+import '../../lib/test/setup';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Device, PushStateName, PushTransaction } from '@mfa-portal/shared';
+import { pushPolling } from '../../lib/push/push-polling';
+import { findDialog, queryDialog } from '../../lib/test/dialogs';
+import { apiError, json } from '../../lib/test/fake-api';
+import { renderPortal } from '../../lib/test/render-portal';
+import { phone, profile, token } from '../../test/fixtures';
+
+/** "Check it works" with a push (issue 6): offered only when the MFA service sends pushes. */
+
+const tx = (state: PushStateName): PushTransaction => ({
+  txid: '11111111-2222-4333-8444-555555555555',
+  deviceId: phone.id,
+  state,
+  startedAt: '2025-05-01T12:00:00.000Z',
+  expiresAt: '2025-05-01T12:02:00.000Z',
+  completedAt: state === 'waiting' ? null : '2025-05-01T12:00:10.000Z',
+});
+const pushPath = `/api/me/devices/${phone.id}/push`;
+const pollPath = `${pushPath}/${tx('waiting').txid}`;
+const DIALOG = "Check that “Bob's phone” works";
+
+beforeEach(() => {
+  pushPolling.intervalMs = 20;
+});
+afterEach(() => {
+  pushPolling.intervalMs = 2000;
+});
+
+async function openDialog(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(await screen.findByRole('button', { name: DIALOG }));
+  return findDialog(DIALOG);
+}
+
+describe('test a phone with a push', () => {
+  it('sends a push, shows progress while waiting, then says plainly that it was approved', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      profile: profile({ provider: 'duo' }),
+      api: (a) =>
+        a
+          .on('POST', pushPath, () => json(tx('waiting'), 202))
+          .on(
+            'GET',
+            pollPath,
+            () => json(tx('waiting')),
+            () => json(tx('waiting')),
+            () => json(tx('approved')),
+          ),
+    });
+    const dialog = await openDialog(user);
+    expect(within(dialog).getByRole('heading', { name: 'Approve a push' })).toBeInTheDocument();
+    // The passcode stays available for a phone that shows codes too.
+    expect(within(dialog).getByLabelText('Code from the device')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
+    expect(await within(dialog).findByText(/Push sent to “Bob's phone”\. .*Waiting for your answer/)).toBeInTheDocument();
+    expect(await within(dialog).findByText('Push approved', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(within(dialog).getByText("You approved the push on “Bob's phone”.")).toBeInTheDocument();
+    expect(api.callsTo('POST', pushPath)).toHaveLength(1);
+    const polls = api.callsTo('GET', pollPath).length;
+    expect(polls).toBeGreaterThanOrEqual(3);
+    // Polling stops once answered.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(api.callsTo('GET', pollPath).length).toBe(polls);
+    expect(within(dialog).getByRole('button', { name: 'Send another push' })).toBeEnabled();
+  });
+
+  it.each([
+    ['denied', 'Push denied', /denied on the phone/],
+    ['fraud', 'Push reported as not you', /suspicious request/],
+    ['timeout', 'No answer in time', /not answered within 2 minutes/],
+  ] as const)('says unambiguously when the push was %s', async (state, title, body) => {
+    const user = userEvent.setup();
+    await renderPortal({
+      profile: profile({ provider: 'duo' }),
+      api: (a) => a.on('POST', pushPath, () => json(tx('waiting'), 202)).on('GET', pollPath, () => json(tx(state))),
+    });
+    const dialog = await openDialog(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent(title);
+    expect(alert).toHaveTextContent(body);
+    expect(within(dialog).queryByText('Push approved')).not.toBeInTheDocument();
+  });
+
+  it('stops asking about the push when the dialog is closed while waiting', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      profile: profile({ provider: 'duo' }),
+      api: (a) => a.on('POST', pushPath, () => json(tx('waiting'), 202)).on('GET', pollPath, () => json(tx('waiting'))),
+    });
+    const dialog = await openDialog(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
+    await waitFor(() => expect(api.callsTo('GET', pollPath).length).toBeGreaterThan(1));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(queryDialog(DIALOG)).toBeUndefined());
+    const polls = api.callsTo('GET', pollPath).length;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(api.callsTo('GET', pollPath).length).toBe(polls);
+  });
+
+  it('shows the translated reason when the push cannot be sent', async () => {
+    const user = userEvent.setup();
+    await renderPortal({
+      profile: profile({ provider: 'duo' }),
+      api: (a) => a.on('POST', pushPath, () => apiError(409, 'device.verification_unsupported')),
+    });
+    const dialog = await openDialog(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The push could not be sent');
+  });
+
+  it('offers no push when the MFA service cannot send them (builtin), even for a phone recorded with push', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal();
+    const dialog = await openDialog(user);
+    await waitFor(() => expect(api.callsTo('GET', '/api/me/capabilities')).toHaveLength(1));
+    expect(within(dialog).queryByRole('button', { name: 'Send a push' })).not.toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Code from the device')).toBeInTheDocument();
+  });
+
+  it('a phone that only takes pushes gets "Check it works" only where pushes can be sent', async () => {
+    const pushOnly: Device = { ...phone, capabilities: ['push'] };
+    await renderPortal({ profile: profile({ provider: 'duo', devices: [pushOnly, token] }) });
+    expect(await screen.findByRole('button', { name: DIALOG })).toBeInTheDocument();
+  });
+
+  it('hides "Check it works" for a push-only phone when pushes cannot be sent', async () => {
+    const pushOnly: Device = { ...phone, capabilities: ['push'] };
+    const { api } = await renderPortal({ profile: profile({ devices: [pushOnly, token] }) });
+    await waitFor(() => expect(api.callsTo('GET', '/api/me/capabilities')).toHaveLength(1));
+    expect(await screen.findByRole('button', { name: 'Check that “Key ring token” works' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: DIALOG })).not.toBeInTheDocument();
+  });
+});

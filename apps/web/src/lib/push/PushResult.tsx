@@ -1,0 +1,43 @@
+import { useTranslation } from 'react-i18next';
+import { Alert } from 'antd';
+import type { PushStateName } from '@mfa-portal/shared';
+import { Loading } from '../ui/Loading';
+
+/**
+ * Where a push stands, in words nobody can misread: waiting (with a spinner announced to screen
+ * readers), approved, denied, reported as not you, or no answer in time.
+ */
+export function PushResult({ state, deviceName, timeoutSeconds }: { state: PushStateName; deviceName: string; timeoutSeconds: number }) {
+  const { t } = useTranslation('app');
+  const minutes = Math.round(timeoutSeconds / 60);
+  switch (state) {
+    case 'waiting':
+      return <Loading label={t('push.waiting', { name: deviceName })} className="push-waiting" />;
+    case 'approved':
+      return (
+        <div role="status" className="success-box">
+          <span className="success-box__mark" aria-hidden="true">
+            ✓
+          </span>
+          <div>
+            <p className="success-box__title">{t('push.approved_title')}</p>
+            <p>{t('push.approved_body', { name: deviceName })}</p>
+          </div>
+        </div>
+      );
+    case 'denied':
+      return <Alert type="error" showIcon role="alert" title={t('push.denied_title')} description={t('push.denied_body')} />;
+    case 'fraud':
+      return <Alert type="error" showIcon role="alert" title={t('push.fraud_title')} description={t('push.fraud_body')} />;
+    case 'timeout':
+      return (
+        <Alert
+          type="warning"
+          showIcon
+          role="alert"
+          title={t('push.timeout_title')}
+          description={t('push.timeout_body', { count: minutes })}
+        />
+      );
+  }
+}
