@@ -10,6 +10,7 @@ const HOLDERS: Record<string, string> = {
   'D100-0001': 'bob@example.com',
   'D100-0005': 'helpdesk@example.com',
   'D100-0006': 'admin@example.com',
+  'D100-0007': 'grace@example.com',
 };
 
 const [which, countArg] = process.argv.slice(2);

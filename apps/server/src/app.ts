@@ -10,6 +10,7 @@ import { installErrorHandling } from './lib/errors.js';
 import { localesDir as defaultLocalesDir, webDistDir } from './lib/paths.js';
 import { registerEmbeddedIdp, type EmbeddedIdp } from './idp/index.js';
 import { createMfaProvider, type MfaProvider } from './mfa/index.js';
+import { createDbRateLimiter } from './mfa/rate-limit-store.js';
 import { createVerificationService } from './mfa/verification.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
@@ -120,7 +121,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // sign-in, which asks for the second factor, and the API.
   const mfa = opts.mfa ?? createMfaProvider(config, database.db);
   const audit = createAuditService(database.db);
-  const verification = createVerificationService({ mfa, audit, limits: config.mfa.verifyRateLimit });
+  const { perUser, perAddress, windowSeconds } = config.mfa.verifyRateLimit;
+  const verification = createVerificationService({
+    mfa,
+    audit,
+    limits: config.mfa.verifyRateLimit,
+    // Budgets in the database: every instance sharing it counts the same attempts.
+    limiters: {
+      perUser: createDbRateLimiter(database.db, { name: 'verify', limit: perUser, intervalSeconds: windowSeconds }),
+      perAddress: createDbRateLimiter(database.db, { name: 'verify', limit: perAddress, intervalSeconds: windowSeconds }),
+    },
+  });
 
   let idp: EmbeddedIdp | undefined;
   let verify: TokenVerifier;

@@ -143,13 +143,54 @@ export const adminLostDeviceResponseSchema = z.object({
 });
 export type AdminLostDeviceResponse = z.infer<typeof adminLostDeviceResponseSchema>;
 
+/** How long a successful identity check by an administrator counts as "just verified" (wizard, user page). */
+export const ADMIN_IDENTITY_CHECK_FRESH_SECONDS = 15 * 60;
+
+/**
+ * Where the lost-device wizard of a user stands, derived by the server from the audit log and the
+ * user's devices (GET /api/admin/users/:upn/lost-device), so an interrupted wizard resumes at the
+ * right step in any tab or browser, or for a colleague.
+ */
+export const adminLostDeviceProgressSchema = z.object({
+  /** The caller's latest successful identity check of this user, if recent (see ADMIN_IDENTITY_CHECK_FRESH_SECONDS). */
+  identityCheck: z.object({ checkedAt: z.iso.datetime(), deviceId: z.string().nullable() }).nullable(),
+  /** The latest lost-device case of this user in the last 24 hours (the longest a lost-device code lives), if any. */
+  case: z
+    .object({
+      startedAt: z.iso.datetime(),
+      /** Who ran it (possibly a colleague). */
+      actorUpn: z.string().nullable(),
+      reason: z.string().nullable(),
+      ticket: z.string().nullable(),
+      /** Step 2 done: the device removed. */
+      removedDevice: z.object({ id: z.string(), name: z.string().nullable(), kind: z.string().nullable(), removedAt: z.iso.datetime() }),
+      /** Step 3 done: the single-use code issued (the newest one). `usesLeft` 0: used, expired or revoked. */
+      bypassCode: z
+        .object({
+          id: z.string(),
+          issuedAt: z.iso.datetime(),
+          expiresAt: z.iso.datetime().nullable(),
+          usesLeft: z.number().int().nonnegative(),
+        })
+        .nullable(),
+      /** Step 4 done: devices the user added after the removal. */
+      newDevices: z.array(deviceSchema),
+      /** Step 5 done: a code of a new device was accepted (an identity check, a device test or a sign-in). */
+      tested: z.object({ deviceId: z.string(), testedAt: z.iso.datetime() }).nullable(),
+    })
+    .nullable(),
+});
+export type AdminLostDeviceProgress = z.infer<typeof adminLostDeviceProgressSchema>;
+
 export const adminUnlockResponseSchema = z.object({ status: z.enum(MFA_STATUSES), statusReason: z.string().nullable() });
+export type AdminUnlockResponse = z.infer<typeof adminUnlockResponseSchema>;
 export const adminActivationResponseSchema = z.object({
   /** Give this address to the user: they sign in there and add a device. */
   activationUrl: z.string(),
   /** The portal sends no e-mail: the administrator passes the link on. */
   emailSent: z.literal(false),
 });
+export type AdminActivationResponse = z.infer<typeof adminActivationResponseSchema>;
 
 // --- hardware-token inventory (Solution Administrator) ---
 
@@ -169,6 +210,7 @@ export const adminTokenSchema = z.object({
 });
 export type AdminToken = z.infer<typeof adminTokenSchema>;
 export const adminTokensResponseSchema = z.object({ tokens: z.array(adminTokenSchema) });
+export type AdminTokenStatus = (typeof TOKEN_STATUSES)[number];
 export const adminTokenParamsSchema = z.object({
   serial: z
     .string()

@@ -165,6 +165,15 @@ export interface PushTransactionTable {
   completed_at: NullableTimestamp;
 }
 
+// --- rate limits shared by all instances (0007) ---
+export interface RateLimitBucketTable {
+  key: string;
+  tokens: number;
+  /** Milliseconds since the epoch (bigint: read as a string by some drivers). */
+  updated_at_ms: ColumnType<string | number, number, number>;
+  full_at_ms: ColumnType<string | number, number, number>;
+}
+
 export interface Database {
   app_secret: AppSecretTable;
   missing_translation: MissingTranslationTable;
@@ -180,4 +189,5 @@ export interface Database {
   audit_head: AuditHeadTable;
   directory_user: DirectoryUserTable;
   push_transaction: PushTransactionTable;
+  rate_limit_bucket: RateLimitBucketTable;
 }

@@ -26,6 +26,7 @@ describe('seedDemoStaff', () => {
       ['disabled@example.com', 'disabled@example.com', 'Dan', 'Disabled', []],
       ['erin@example.com', 'erin@example.com', 'Erin', 'Ellis', []],
       ['frank@example.com', 'frank@example.com', 'Frank', 'Fisher', []],
+      ['grace@example.com', 'grace@example.com', 'Grace', 'Green', []],
       ['helpdesk@example.com', 'helpdesk@example.com', 'Hana', 'Helpdesk', ['Helpdesk Administrator']],
       ['nomfa@example.com', 'nomfa@example.com', 'Nora', 'Nomfa', []],
     ]);
@@ -47,6 +48,7 @@ describe('seedDemoStaff', () => {
       { username: 'disabled@example.com', status: 'disabled', status_reason: 'Disabled by the security team', real_name: 'Dan Disabled' },
       { username: 'erin@example.com', status: 'active', status_reason: null, real_name: 'Erin Ellis' },
       { username: 'frank@example.com', status: 'active', status_reason: null, real_name: 'Frank Fisher' },
+      { username: 'grace@example.com', status: 'active', status_reason: null, real_name: 'Grace Green' },
       { username: 'helpdesk@example.com', status: 'active', status_reason: null, real_name: 'Hana Helpdesk' },
     ]);
   });

@@ -26,7 +26,13 @@ export interface DemoStaffMember {
  * A demo Duo D100 token: its seed is public (see mfa/builtin/demo-tokens.ts), so a person trying the
  * portal can read its codes with `npm run demo:codes`, and the tests can compute them.
  */
-const d100 = (serial: string): DemoDevice => ({ kind: 'hardware_token', name: 'Duo D100 token', capabilities: ['passcode'], serial, token_type: 'Duo D100' });
+const d100 = (serial: string): DemoDevice => ({
+  kind: 'hardware_token',
+  name: 'Duo D100 token',
+  capabilities: ['passcode'],
+  serial,
+  token_type: 'Duo D100',
+});
 
 const phone = (name: string, phoneNumber: string, platform: string): DemoDevice => ({
   kind: 'phone',
@@ -82,6 +88,15 @@ export const DEMO_STAFF: readonly DemoStaffMember[] = [
     mfa: { status: 'active', devices: [phone('Old phone', '+15555550126', 'Android'), d100('D100-0004')] },
   },
   { email: 'frank@example.com', givenName: 'Frank', familyName: 'Fisher', roles: [], mfa: { status: 'active', devices: [] } },
+  // The lost-device wizard's journey (e2e/tests/admin-lost-device.spec.ts): grace loses her phone and
+  // still has her demo token D100-0007 to prove who she is.
+  {
+    email: 'grace@example.com',
+    givenName: 'Grace',
+    familyName: 'Green',
+    roles: [],
+    mfa: { status: 'active', devices: [phone('Lost phone', '+15555550127', 'Android'), d100('D100-0007')] },
+  },
 ];
 
 /** Seeds the demo staff on the first start; does nothing on later starts. */

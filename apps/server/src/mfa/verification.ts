@@ -1,13 +1,14 @@
 import type { ErrorCode } from '@mfa-portal/shared';
 import type { AuditActor, AuditService } from '../modules/audit/audit.service.js';
-import { LOCKOUT_REASON, RateLimiter } from './builtin/lockout.js';
+import { LOCKOUT_REASON } from './builtin/lockout.js';
 import { mfaErrorToAppError } from './errors.js';
 import { MfaError, type MfaProvider, type VerifyFailure, type VerifyMethod, type VerifyOutcome } from './port.js';
+import { createMemoryRateLimiter, type AsyncRateLimiter } from './rate-limit-store.js';
 
 /**
  * Verification of a second factor on behalf of a user: the one entry point for step-up, device tests
- * and (embedded identity provider) sign-in. It rate limits per user and per client address (in
- * memory, per process), lets the provider check the code and apply its lockout, and audits every
+ * and (embedded identity provider) sign-in. It rate limits per user and per client address (in the
+ * database, shared by every instance, when the app wires `limiters`; in memory otherwise), lets the provider check the code and apply its lockout, and audits every
  * attempt, refused ones included. Never a code in the audit log.
  */
 
@@ -48,6 +49,11 @@ export interface VerificationService {
   throttle(request: ThrottleRequest): Promise<RateLimited | null>;
 }
 
+export interface VerificationLimiters {
+  perUser: AsyncRateLimiter;
+  perAddress: AsyncRateLimiter;
+}
+
 export interface VerificationLimits {
   perUser: number;
   perAddress: number;
@@ -70,16 +76,20 @@ export function createVerificationService(deps: {
   audit: AuditService;
   limits: VerificationLimits;
   clock?: () => number;
+  /** Where the budgets live (default: this process's memory). */
+  limiters?: VerificationLimiters;
 }): VerificationService {
   // Read the clock at each call (not a captured Date.now), so an injected or faked clock applies.
   const clock = deps.clock ?? (() => Date.now());
-  const perUser = new RateLimiter({ limit: deps.limits.perUser, intervalSeconds: deps.limits.windowSeconds, now: clock });
-  const perAddress = new RateLimiter({ limit: deps.limits.perAddress, intervalSeconds: deps.limits.windowSeconds, now: clock });
+  const { perUser, perAddress } = deps.limiters ?? {
+    perUser: createMemoryRateLimiter({ limit: deps.limits.perUser, intervalSeconds: deps.limits.windowSeconds, now: clock }),
+    perAddress: createMemoryRateLimiter({ limit: deps.limits.perAddress, intervalSeconds: deps.limits.windowSeconds, now: clock }),
+  };
 
   const service: VerificationService = {
     async throttle(request) {
-      const user = perUser.consume(`user:${request.upn.toLowerCase()}`);
-      const address = user.allowed && request.clientAddress ? perAddress.consume(`addr:${request.clientAddress}`) : user;
+      const user = await perUser.consume(`user:${request.upn.toLowerCase()}`);
+      const address = user.allowed && request.clientAddress ? await perAddress.consume(`addr:${request.clientAddress}`) : user;
       if (user.allowed && address.allowed) return null;
       const retryAfterSeconds = Math.max(user.retryAfterSeconds, address.retryAfterSeconds);
       await deps.audit.append({

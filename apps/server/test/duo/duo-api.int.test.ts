@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  activityResponseSchema,
   bypassCodesResponseSchema,
   createBypassCodesResponseSchema,
   deviceSchema,
@@ -436,6 +437,77 @@ describe('/api/me/bypass-codes on Duo', () => {
     const res = await m.call(BOB, 'DELETE', `/bypass-codes/${code!.id}`);
     expect(res.statusCode).toBe(200);
     expect(bypassCodesResponseSchema.parse((await m.call(BOB, 'GET', '/bypass-codes')).json()).codes).toEqual([]);
+  });
+});
+
+describe('the rest of /api/me on Duo', () => {
+  it('POST /devices/authenticator/:id/confirm: 409 mfa.not_supported_by_provider, nothing at Duo', async () => {
+    const before = standin.requests.length;
+    await refusedWithoutChange(
+      () => m.call(ALICE, 'POST', '/devices/authenticator/00000000-0000-4000-8000-000000000000/confirm', { code: '123456', name: 'App' }),
+      409,
+      'mfa.not_supported_by_provider',
+    );
+    // Only reads (the account) reached Duo.
+    expect(standin.requests.slice(before).every((r) => r.method === 'GET')).toBe(true);
+  });
+
+  it('GET /step-up: inactive, then active after a token code', async () => {
+    advance(301);
+    expect(stepUpStatusSchema.parse((await m.call(BOB, 'GET', '/step-up')).json())).toMatchObject({ active: false });
+    await stepUpWithToken(BOB, 'D100-0001');
+    expect(stepUpStatusSchema.parse((await m.call(BOB, 'GET', '/step-up')).json())).toMatchObject({ active: true, method: 'passcode' });
+  });
+
+  it('bypass codes: count 11 and reuseCount 0 refused (never sent); reuseCount 3 sent as reuse_count=3 with preserve_existing', async () => {
+    const before = standin.requestsTo('POST', /\/bypass_codes$/).length;
+    await refusedWithoutChange(
+      () => m.call(BOB, 'POST', '/bypass-codes', { count: 11, validitySeconds: 600 }),
+      400,
+      'request.invalid',
+      'count',
+    );
+    await refusedWithoutChange(
+      () => m.call(BOB, 'POST', '/bypass-codes', { count: 1, validitySeconds: 600, reuseCount: 0 }),
+      400,
+      'request.invalid',
+      'reuseCount',
+    );
+    expect(standin.requestsTo('POST', /\/bypass_codes$/)).toHaveLength(before);
+    const res = await m.call(BOB, 'POST', '/bypass-codes', { count: 10, validitySeconds: 604_800, reuseCount: 3 });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(createBypassCodesResponseSchema.parse(res.json()).codes).toHaveLength(10);
+    expect(standin.requestsTo('POST', /\/bypass_codes$/).at(-1)!.params).toEqual({
+      count: '10',
+      valid_secs: '604800',
+      reuse_count: '3',
+      preserve_existing: 'true',
+    });
+    const listed = bypassCodesResponseSchema.parse((await m.call(BOB, 'GET', '/bypass-codes')).json()).codes;
+    expect(listed.filter((c) => c.usesLeft === 3)).toHaveLength(10);
+  });
+
+  it('GET /activity: my events on Duo-backed actions, newest first, paged', async () => {
+    const res = await m.call(BOB, 'GET', '/activity?limit=3');
+    expect(res.statusCode).toBe(200);
+    const page = activityResponseSchema.parse(res.json());
+    expect(page.events).toHaveLength(3);
+    expect(page.events[0]).toMatchObject({ action: 'bypass.create', outcome: 'success', targetUpn: BOB });
+    expect(page.nextCursor).not.toBeNull();
+    const all: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const next = activityResponseSchema.parse(
+        (await m.call(BOB, 'GET', `/activity?limit=50${cursor ? `&cursor=${cursor}` : ''}`)).json(),
+      );
+      all.push(...next.events.map((e) => e.action));
+      cursor = next.nextCursor;
+    } while (cursor);
+    for (const action of ['device.rename', 'device.delete', 'device.claim_token', 'mfa.verify', 'bypass.create', 'bypass.revoke'])
+      expect(all).toContain(action);
+    const bad = await m.call(BOB, 'GET', '/activity?limit=0');
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).details?.field).toBe('limit');
   });
 });
 

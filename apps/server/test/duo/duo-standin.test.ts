@@ -224,6 +224,37 @@ describe('Duo stand-in: parameters and shapes', () => {
     expect(all).toHaveLength(5);
   });
 
+  it('Modify User: status active, bypass or disabled only (40002 otherwise, nothing changed); active ends a lockout', async () => {
+    const user = standin.addUser({ username: 'modify@example.com', status: 'locked out', lockoutReason: 'Failed Attempts' });
+    user.failedAttempts = 7;
+    const path = `/admin/v1/users/${user.user_id}`;
+    for (const status of ['locked out', 'pending deletion', 'ACTIVE', 'enabled', '']) {
+      expect(await raw({ method: 'POST', path, params: { status } })).toMatchObject({
+        status: 400,
+        body: { code: 40002, message_detail: 'status' },
+      });
+    }
+    expect(await raw({ method: 'POST', path, params: { status: 'active', colour: 'blue' } })).toMatchObject({
+      status: 400,
+      body: { code: 40002, message_detail: 'colour' },
+    });
+    expect(user).toMatchObject({ status: 'locked out', lockout_reason: 'Failed Attempts', failedAttempts: 7 });
+    const ok = await raw({ method: 'POST', path, params: { status: 'active' } });
+    expect(ok).toMatchObject({
+      status: 200,
+      body: { stat: 'OK', response: { user_id: user.user_id, status: 'active', lockout_reason: null } },
+    });
+    expect(user.failedAttempts).toBe(0);
+    expect(await raw({ method: 'POST', path, params: { status: 'disabled' } })).toMatchObject({
+      status: 200,
+      body: { response: { status: 'disabled' } },
+    });
+    expect(await raw({ method: 'POST', path: '/admin/v1/users/DUNOSUCHUSER0000000', params: { status: 'active' } })).toMatchObject({
+      status: 404,
+      body: { code: 40401 },
+    });
+  });
+
   it('answers 429 or 5xx the number of times it is told', async () => {
     standin.failNext({ times: 2, status: 429, path: /^\/admin\/v1\/users$/, retryAfter: '1' });
     expect(await raw({ method: 'GET', path: '/admin/v1/users' })).toMatchObject({ status: 429, body: { stat: 'FAIL', code: 42901 } });

@@ -737,6 +737,25 @@ export class DuoStandin {
       );
     });
     admin('GET', `/admin/v1/users/${ID}`, (_p, m) => this.userJson(this.userById(m[1]!)));
+    // Modify User: form parameters; `status` only active, bypass or disabled (Duo refuses "locked out"
+    // and the rest); `active` ends a lockout. Validated before anything changes.
+    admin('POST', `/admin/v1/users/${ID}`, (p, m) => {
+      const user = this.userById(m[1]!);
+      const allowed = ['username', 'realname', 'email', 'status', 'notes', 'firstname', 'lastname', 'alias1', 'alias2', 'alias3', 'alias4'];
+      const unknown = Object.keys(p).find((k) => !allowed.includes(k));
+      if (unknown) throw invalid(unknown);
+      if (p.status !== undefined && !['active', 'bypass', 'disabled'].includes(p.status)) throw invalid('status');
+      if (p.username !== undefined && (p.username === '' || (this.findUser(p.username) ?? user) !== user)) throw invalid('username');
+      if (p.username !== undefined) user.username = p.username;
+      if (p.realname !== undefined) user.realname = p.realname;
+      if (p.email !== undefined) user.email = p.email;
+      if (p.status !== undefined) {
+        user.status = p.status;
+        user.lockout_reason = null;
+        user.failedAttempts = 0;
+      }
+      return this.userJson(user);
+    });
 
     // Phones
     admin('GET', `/admin/v1/users/${ID}/phones`, (p, m) =>

@@ -5,6 +5,7 @@ import * as m0003 from './0003_mfa_builtin.js';
 import * as m0004 from './0004_mfa_domain.js';
 import * as m0005 from './0005_directory_user.js';
 import * as m0006 from './0006_push_transaction.js';
+import * as m0007 from './0007_rate_limit.js';
 
 /** Ordered by name. Never edit a migration that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_mfa_domain': m0004,
   '0005_directory_user': m0005,
   '0006_push_transaction': m0006,
+  '0007_rate_limit': m0007,
 };

@@ -226,7 +226,7 @@ describe('builtin provider: Duo D100 hardware tokens (HOTP)', () => {
   it('seeds the demo inventory once, seeds sealed', async () => {
     await seedDemoHardwareTokens(db, box);
     const tokens = await db.selectFrom('mfa_hardware_token').selectAll().orderBy('serial').execute();
-    expect(tokens.map((t) => t.serial)).toEqual(['D100-0001', 'D100-0002', 'D100-0003', 'D100-0004', 'D100-0005', 'D100-0006']);
+    expect(tokens.map((t) => t.serial)).toEqual(['D100-0001', 'D100-0002', 'D100-0003', 'D100-0004', 'D100-0005', 'D100-0006', 'D100-0007']);
     for (const t of tokens) {
       expect(t.seed_sealed).not.toContain(demoTokenSeed(t.serial).toString('hex'));
       expect(t).toMatchObject({ status: 'available', counter: 0, token_type: 'Duo D100' });

@@ -2,8 +2,9 @@
  * Passcode-failure policy (DESIGN.md "MFA rules": rate limited per user, locked after repeated
  * failures) as pure functions, plus a small in-memory rate limiter.
  *
- * The lockout state lives in the database (it holds across server instances); the rate limiter is
- * per process, a cheap first line against bursts per user and per client address.
+ * The lockout state lives in the database (it holds across server instances). The rate limiter here
+ * is the in-memory token bucket; the server shares the same rule across instances through the
+ * database (../rate-limit-store.ts).
  */
 
 export interface LockoutPolicy {

@@ -38,6 +38,14 @@ export function duoAdminApi(client: DuoClient) {
       const users = await client.request<DuoUser[]>('GET', '/admin/v1/users', { params: { username } });
       return Array.isArray(users) ? (users[0] ?? null) : null;
     },
+    /** `GET /admin/v1/users`: every user, every page (`limit`/`offset`, `next_offset` followed to the end). */
+    listUsers: () => client.getAll<DuoUser>('/admin/v1/users'),
+    /**
+     * Modify User, `POST /admin/v1/users/{user_id}` (form parameters): here only `status`, which Duo
+     * accepts as `active`, `bypass` or `disabled`; `active` ends a lockout. Answers the user as modified.
+     */
+    setUserStatus: (userId: string, status: 'active' | 'bypass' | 'disabled') =>
+      client.request<DuoUser>('POST', `/admin/v1/users/${id(userId)}`, { params: { status } }),
 
     // --- phones ---
     listUserPhones: (userId: string) => client.getAll<DuoPhone>(`/admin/v1/users/${id(userId)}/phones`),

@@ -580,19 +580,46 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
     },
 
     async searchUsers(query, page) {
-      // Duo's Admin API looks users up by exact username (or alias), not by part of a name: the portal
-      // offers that exact match, on one page.
-      if (page.cursor) return { users: [], nextCursor: null };
-      const user = await findUser(query.trim());
-      if (!user) return { users: [], nextCursor: null };
-      return {
-        users: [{ username: user.username, email: user.email ?? '', realName: user.realname ?? '', status: statusOf(user).status }],
-        nextCursor: null,
-      };
+      // Duo's Admin API looks users up by exact username only: the portal reads the whole list (every
+      // page) and keeps those whose username, alias, email or real name contains the query, by username;
+      // the cursor is the last username of the page before.
+      const q = query.trim().toLowerCase();
+      const matches = (await admin.listUsers())
+        .filter((u) => {
+          if (!q) return true;
+          const aliases = [u.alias1, u.alias2, u.alias3, u.alias4].filter((a): a is string => typeof a === 'string');
+          return [u.username, u.email ?? '', u.realname ?? '', ...aliases].some((v) => v.toLowerCase().includes(q));
+        })
+        .sort((a, b) =>
+          a.username.toLowerCase() < b.username.toLowerCase() ? -1 : a.username.toLowerCase() > b.username.toLowerCase() ? 1 : 0,
+        );
+      const after = page.cursor?.toLowerCase();
+      const rest = after === undefined ? matches : matches.filter((u) => u.username.toLowerCase() > after);
+      const users = rest.slice(0, page.limit).map((user) => ({
+        username: user.username,
+        email: user.email ?? '',
+        realName: user.realname ?? '',
+        status: statusOf(user).status,
+      }));
+      return { users, nextCursor: rest.length > page.limit ? (users.at(-1)?.username ?? null) : null };
     },
 
-    async unlockUser() {
-      throw notSupported('Unlock the user in the Duo Admin Panel (Users › the user › Status: Active).');
+    async unlockUser(username) {
+      const user = await userOrThrow(username);
+      const devices = () =>
+        Array.isArray(user.phones) && Array.isArray(user.tokens)
+          ? Promise.resolve(user.phones.length + user.tokens.length)
+          : devicesOf(user).then((d) => d.devices.length);
+      // Only a lockout ends; a disabled (or bypass) user stays as the Duo administrators set them.
+      if (user.status.toLowerCase() !== 'locked out') return { ...statusOf(user), lockedUntil: null, deviceCount: await devices() };
+      let after: DuoUser;
+      try {
+        after = await admin.setUserStatus(user.user_id, 'active');
+      } catch (err) {
+        if (is404(err)) throw new MfaError('not_provisioned');
+        throw err;
+      }
+      return { ...statusOf(after), lockedUntil: null, deviceCount: await devices() };
     },
 
     duo: {

@@ -10,6 +10,10 @@ export interface DuoUser {
   username: string;
   realname?: string;
   email?: string;
+  alias1?: string | null;
+  alias2?: string | null;
+  alias3?: string | null;
+  alias4?: string | null;
   /** One of DuoUserStatus (kept as string: Duo may add values). */
   status: string;
   /** Unix seconds. */

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminAuditResponseSchema,
+  adminLostDeviceProgressSchema,
   adminTokenImportResponseSchema,
   adminTokensResponseSchema,
   adminUserDetailSchema,
@@ -9,7 +10,7 @@ import {
   createBypassCodesResponseSchema,
 } from '@mfa-portal/shared';
 import { hotpCode } from '../../mfa/builtin/otp.js';
-import { auditEvents, demoTokenCodes, meTestApp, type MeTestApp } from '../me/test-support.js';
+import { auditEvents, demoTokenCodes, meTestApp, totpAt, type MeTestApp } from '../me/test-support.js';
 import { ADMIN, adminSnapshot, BOB, callAs, deviceIdOf, HELPDESK, JUSTIFY, type Method } from './test-support.js';
 
 /** /api/admin/...: each route with good input, bad input (400 with the field, nothing changed) and other users' ids (404). */
@@ -261,6 +262,79 @@ describe('POST /api/admin/users/:upn/lost-device', () => {
       'validitySeconds',
     );
     await refusedWithoutChange(HELPDESK, 'POST', url, { deviceId: erins, ...JUSTIFY }, 404, 'device.not_found');
+  });
+});
+
+describe('GET /api/admin/users/:upn/lost-device', () => {
+  const GRACE = 'grace@example.com';
+  const url = `/api/admin/users/${GRACE}/lost-device`;
+  const progressOf = async (who = HELPDESK) => {
+    const res = await callAs(m, who, 'GET', url);
+    expect(res.statusCode, res.body).toBe(200);
+    return adminLostDeviceProgressSchema.parse(res.json());
+  };
+
+  it('follows the wizard from the audit log and the devices: check, removal, code, new device, its first use', async () => {
+    expect(await progressOf()).toEqual({ identityCheck: null, case: null });
+
+    // 1. The caller checks a code of grace's token (a refused code does not count).
+    const tokenId = await deviceIdOf(m.db, GRACE, 'hardware_token');
+    await callAs(m, HELPDESK, 'POST', `/api/admin/users/${GRACE}/verify-identity`, { deviceId: tokenId, code: '000000' });
+    expect((await progressOf()).identityCheck).toBeNull();
+    const [code] = await demoTokenCodes(m.db, 'D100-0007', 1);
+    await callAs(m, HELPDESK, 'POST', `/api/admin/users/${GRACE}/verify-identity`, { deviceId: tokenId, code });
+    expect((await progressOf()).identityCheck).toMatchObject({ deviceId: tokenId });
+    // Someone else's check is theirs, not the Solution Administrator's.
+    expect((await progressOf(ADMIN)).identityCheck).toBeNull();
+
+    // 2 and 3. The phone is removed and one code issued.
+    const phone = await deviceIdOf(m.db, GRACE, 'phone');
+    const lost = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${GRACE}/lost-device`, { deviceId: phone, ...JUSTIFY });
+    expect(lost.statusCode, lost.body).toBe(201);
+    const issued = lost.json() as { bypassCode: { id: string; code: string; expiresAt: string } };
+    let progress = await progressOf();
+    expect(progress.case).toMatchObject({
+      actorUpn: HELPDESK.upn,
+      reason: JUSTIFY.reason,
+      ticket: JUSTIFY.ticket,
+      removedDevice: { id: phone, name: 'Lost phone', kind: 'phone' },
+      bypassCode: { id: issued.bypassCode.id, expiresAt: issued.bypassCode.expiresAt, usesLeft: 1 },
+      newDevices: [],
+      tested: null,
+    });
+    // The same case, seen by a colleague (the Solution Administrator), without the code itself.
+    expect((await progressOf(ADMIN)).case?.bypassCode?.id).toBe(issued.bypassCode.id);
+    expect(JSON.stringify(progress)).not.toContain(issued.bypassCode.code);
+
+    // grace signs in with the code (here: a step-up with it): used up.
+    const used = await m.call(GRACE, 'POST', '/step-up', { method: 'bypass', code: issued.bypassCode.code });
+    expect(used.statusCode, used.body).toBe(200);
+    expect((await progressOf()).case?.bypassCode).toMatchObject({ usesLeft: 0, expiresAt: null });
+
+    // 4. She adds an authenticator app.
+    const enrolment = await m.t.app.mfa.startTotpEnrolment(GRACE, { allowWhenDevicesExist: true, issuer: 'Test' });
+    const device = await m.t.app.mfa.confirmTotpEnrolment(
+      GRACE,
+      enrolment.enrolmentId,
+      { code: totpAt(enrolment.secret), name: 'New phone' },
+      { allowWhenDevicesExist: true },
+    );
+    progress = await progressOf();
+    expect(progress.case?.newDevices.map((d) => d.name)).toEqual(['New phone']);
+    expect(progress.case?.tested).toBeNull();
+
+    // 5. A code of the new device is accepted: the case is complete.
+    const test = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${GRACE}/verify-identity`, {
+      deviceId: device.id,
+      code: totpAt(enrolment.secret, new Date(Date.now() + 30_000)),
+    });
+    expect(test.json()).toMatchObject({ verified: true });
+    expect((await progressOf()).case?.tested).toMatchObject({ deviceId: device.id });
+  });
+
+  it('is refused to a Helpdesk Administrator on a protected account, and answers 400 for a malformed upn', async () => {
+    await refusedWithoutChange(HELPDESK, 'GET', '/api/admin/users/admin@example.com/lost-device', undefined, 403, 'auth.forbidden');
+    await refusedWithoutChange(ADMIN, 'GET', '/api/admin/users/nope/lost-device', undefined, 400, 'request.invalid', 'upn');
   });
 });
 

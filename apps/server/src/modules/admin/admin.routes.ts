@@ -11,6 +11,7 @@ import {
   adminDeviceParamsSchema,
   adminDeviceResponseSchema,
   adminLostDeviceBodySchema,
+  adminLostDeviceProgressSchema,
   adminLostDeviceResponseSchema,
   adminResyncBodySchema,
   adminTokenImportBodySchema,
@@ -244,6 +245,23 @@ export async function adminRoutes(app: FastifyInstance, opts: { verify: TokenVer
     },
     async (request, reply) =>
       reply.code(201).send(await admin.lostDevice(contextOf(request), roleOf(request), request.params.upn, request.body)),
+  );
+
+  r.get(
+    '/users/:upn/lost-device',
+    {
+      preValidation: onUser('admin.user.lost_device'),
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Where the lost-device wizard stands for the user (derived from the audit log and the devices)',
+        description:
+          "The caller's recent identity check, and the latest case of the last 24 hours: device removed, code issued (and whether still unused), devices added since, and whether one of them has been used since.",
+        params: adminUserParamsSchema,
+        response: { 200: adminLostDeviceProgressSchema, ...ERRORS },
+      },
+    },
+    async (request) => admin.lostDeviceProgress(contextOf(request), request.params.upn),
   );
 
   r.post(

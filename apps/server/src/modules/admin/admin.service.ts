@@ -1,9 +1,12 @@
 import {
+  ADMIN_IDENTITY_CHECK_FRESH_SECONDS,
   ADMIN_USER_ACTIONS,
+  LOST_DEVICE_MAX_VALIDITY_SECONDS,
   type ActivityEvent,
   type AdminAuditQuery,
   type AdminAuditResponse,
   type AdminAuditVerifyResponse,
+  type AdminLostDeviceProgress,
   type AdminLostDeviceResponse,
   type AdminToken,
   type AdminTokenImportResponse,
@@ -479,6 +482,86 @@ export function createAdminService(deps: AdminServiceDeps) {
         deviceRemoved,
         bypassCode: { id: code.id, code: code.code, expiresAt: iso(code.expiresAt), usesLeft: 1 },
         enrolmentUrl: deps.portalUrl,
+      };
+    },
+
+    /**
+     * Where the lost-device wizard stands for this user, from the audit log (every step is an audit
+     * event) and the user's devices: the caller's recent identity check, then the latest case of the
+     * last 24 hours: the removal, the newest code issued after it (and whether it is still unused), the
+     * devices added since, and whether a code of one of them has been accepted since (an identity
+     * check, a device test or a sign-in). Read-only; not audited (reading a user's page is not either).
+     */
+    async lostDeviceProgress(ctx: AdminContext, upn: string): Promise<AdminLostDeviceProgress> {
+      const now = clock();
+      const target = upn.toLowerCase();
+      const at = (e: ChainedAuditEvent) => new Date(e.occurredAt);
+      const text = (v: unknown) => (typeof v === 'string' ? v : null);
+      const [steps, checks] = await Promise.all([
+        audit.search(
+          {
+            target,
+            action: 'admin.user.lost_device.*',
+            outcome: 'success',
+            from: new Date(now.getTime() - LOST_DEVICE_MAX_VALIDITY_SECONDS * 1000),
+          },
+          { limit: 100 },
+        ),
+        audit.search(
+          {
+            actor: ctx.upn,
+            target,
+            action: 'admin.user.verify_identity',
+            outcome: 'success',
+            from: new Date(now.getTime() - ADMIN_IDENTITY_CHECK_FRESH_SECONDS * 1000),
+          },
+          { limit: 20 },
+        ),
+      ]);
+      // Newest first: the first verified check, the latest removal, the newest code issued after it.
+      const check = checks.events.find((e) => e.details?.verified === true);
+      const identityCheck = check ? { checkedAt: iso(at(check)), deviceId: text(check.details?.deviceId) } : null;
+      const removal = steps.events.find((e) => e.action === 'admin.user.lost_device.remove_device');
+      if (!removal) return { identityCheck, case: null };
+      const issue = steps.events.find((e) => e.action === 'admin.user.lost_device.issue_bypass_code' && Number(e.id) > Number(removal.id));
+      const [devices, codes] = await Promise.all([
+        mfa.listDevices(upn),
+        issue ? mfa.listBypassCodes(upn, { now }) : Promise.resolve([]),
+      ]).catch((err: unknown) => {
+        throw toAppError(err) ?? err;
+      });
+      const removedAt = at(removal);
+      const newDevices = devices.filter((d) => Date.parse(d.createdAt) > removedAt.getTime());
+      let tested: { deviceId: string; testedAt: string } | null = null;
+      if (newDevices.length > 0) {
+        const ids = new Set(newDevices.map((d) => d.id));
+        const earliest = new Date(Math.min(...newDevices.map((d) => Date.parse(d.createdAt))));
+        const accepted = await audit.search({ target, action: 'mfa.verify', outcome: 'success', from: earliest }, { limit: 100 });
+        const hit = accepted.events.find((e) => ids.has(text(e.details?.deviceId) ?? ''));
+        if (hit) tested = { deviceId: text(hit.details?.deviceId)!, testedAt: iso(at(hit)) };
+      }
+      const codeId = issue && Array.isArray(issue.details?.bypassIds) ? text(issue.details.bypassIds[0]) : null;
+      const live = codeId ? codes.find((c) => c.id === codeId) : undefined;
+      return {
+        identityCheck,
+        case: {
+          startedAt: iso(removedAt),
+          actorUpn: removal.actorUpn,
+          reason: text(removal.details?.reason),
+          ticket: text(removal.details?.ticket),
+          removedDevice: {
+            id: text(removal.details?.deviceId) ?? '',
+            name: text(removal.details?.deviceName),
+            kind: text(removal.details?.kind),
+            removedAt: iso(removedAt),
+          },
+          bypassCode:
+            issue && codeId
+              ? { id: codeId, issuedAt: iso(at(issue)), expiresAt: live ? live.expiresAt : null, usesLeft: live ? live.usesLeft : 0 }
+              : null,
+          newDevices,
+          tested,
+        },
       };
     },
 

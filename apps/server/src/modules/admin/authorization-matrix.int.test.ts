@@ -261,6 +261,12 @@ const adminRoutes: RouteCase[] = [
     expect: onUser(err(404, 'device.not_found')),
   },
   {
+    method: 'GET',
+    route: 'GET /api/admin/users/:upn/lost-device',
+    path: (c) => `/api/admin/users/${c.upn}/lost-device`,
+    expect: onUser(ok()),
+  },
+  {
     method: 'POST',
     route: 'POST /api/admin/users/:upn/unlock',
     path: (c) => `/api/admin/users/${c.upn}/unlock`,
