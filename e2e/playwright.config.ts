@@ -12,6 +12,8 @@ const dataDir = path.join(os.tmpdir(), `mfa-portal-e2e-${PORT}`);
 
 export default defineConfig({
   testDir: './tests',
+  // Journeys only for Duo run with playwright.duo.config.ts.
+  grepInvert: /@duo/,
   fullyParallel: false,
   workers: 1,
   retries: 0,
