@@ -26,7 +26,16 @@ const DEVICE: Device = {
   lastUsedAt: null,
 };
 
-function setup(opts: { account?: MfaAccount | null; fresh?: boolean; verify?: VerificationResult; provider?: Partial<MfaProvider> } = {}) {
+function setup(
+  opts: {
+    account?: MfaAccount | null;
+    fresh?: boolean;
+    verify?: VerificationResult;
+    provider?: Partial<MfaProvider>;
+    pushes?: Partial<PushService>;
+    throttled?: boolean;
+  } = {},
+) {
   const entries: AuditEntry[] = [];
   const audit = {
     append: vi.fn(async (e: AuditEntry) => (entries.push(e), {} as never)),
@@ -47,10 +56,15 @@ function setup(opts: { account?: MfaAccount | null; fresh?: boolean; verify?: Ve
   };
   const verification: VerificationService = {
     verify: vi.fn(async () => opts.verify ?? { ok: true as const, method: 'totp' as const, deviceId: 'd1', bypassId: null }),
-    throttle: vi.fn(async () => null),
+    throttle: vi.fn(async () =>
+      opts.throttled
+        ? { ok: false as const, reason: 'rate_limited' as const, retryAfterSeconds: 30, justLocked: false as const, statusReason: null }
+        : null,
+    ),
   };
   const mfa = {
     name: 'builtin',
+    capabilities: { phones: false, smsActivation: false, push: false, totp: true, hardwareTokens: true },
     getAccount: vi.fn(async () => (opts.account === undefined ? ACTIVE : opts.account)),
     listDevices: vi.fn(async () => [DEVICE]),
     deleteDevice: vi.fn(async () => DEVICE),
@@ -58,9 +72,9 @@ function setup(opts: { account?: MfaAccount | null; fresh?: boolean; verify?: Ve
     createBypassCodes: vi.fn(async () => ({ codes: [{ id: 'b1', code: '123 456 789', expiresAt: NOW, usesLeft: 1 }], replaced: 0 })),
     ...opts.provider,
   } as unknown as MfaProvider;
-  const pushes: PushService = { timeoutSeconds: 120, start: vi.fn(), poll: vi.fn() };
+  const pushes: PushService = { timeoutSeconds: 120, start: vi.fn(), poll: vi.fn(), ...opts.pushes };
   const service = createMeService({ mfa, audit, stepUp, verification, pushes, totpIssuer: 'Test', now: () => NOW });
-  return { service, mfa, entries, stepUp, verification };
+  return { service, mfa, entries, stepUp, verification, pushes };
 }
 
 async function appError(promise: Promise<unknown>): Promise<AppError> {
@@ -202,5 +216,103 @@ describe('me service: answers', () => {
     const { service, entries } = setup({ fresh: true, provider: { deleteDevice: vi.fn(async () => Promise.reject(boom)) } });
     await expect(service.deleteDevice(CTX, 'd1', true)).rejects.toBe(boom);
     expect(entries.at(-1)).toMatchObject({ outcome: 'failure', reason: 'server.internal' });
+  });
+});
+
+describe('me service: phones and push', () => {
+  const PHONES = { phones: true, smsActivation: true, push: true, totp: false, hardwareTokens: true };
+  const PHONE: Device = { ...DEVICE, id: 'p1', kind: 'phone', name: 'Work phone', capabilities: ['push'], phoneNumber: '+1 ••• ••• 0100' };
+  const push = (state: 'waiting' | 'approved' | 'denied') => ({
+    txid: 't1',
+    deviceId: 'p1',
+    state,
+    startedAt: NOW.toISOString(),
+    expiresAt: NOW.toISOString(),
+    completedAt: state === 'waiting' ? null : NOW.toISOString(),
+  });
+
+  it('refuses phones on a provider without a phone channel before anything else, audited', async () => {
+    const { service, mfa, entries } = setup({ fresh: true, provider: { addPhone: vi.fn() } });
+    const err = await appError(service.addPhone(CTX, { number: '+15555550100', platform: 'ios' }));
+    expect([err.statusCode, err.code]).toEqual([409, 'mfa.not_supported_by_provider']);
+    expect(mfa.addPhone).not.toHaveBeenCalled();
+    expect(mfa.getAccount).not.toHaveBeenCalled();
+    expect(entries.at(-1)).toMatchObject({ action: 'device.add_phone', outcome: 'failure', reason: 'mfa.not_supported_by_provider' });
+  });
+
+  it('adds a phone as the first device without step-up, and only after a step-up otherwise; the number is audited masked', async () => {
+    for (const fresh of [false, true]) {
+      const { service, mfa, entries } = setup({ fresh, provider: { capabilities: PHONES, addPhone: vi.fn(async () => PHONE) } });
+      await service.addPhone(CTX, { number: '+15555550100', platform: 'android', name: 'Work phone' });
+      expect(mfa.addPhone).toHaveBeenCalledWith(
+        CTX.upn,
+        { number: '+15555550100', platform: 'android', name: 'Work phone' },
+        { allowWhenDevicesExist: fresh },
+      );
+      expect(JSON.stringify(entries)).not.toContain('5555550100');
+      expect(entries.at(-1)).toMatchObject({ outcome: 'success', details: { deviceId: 'p1', phoneNumber: '+1 ••• ••• 0100' } });
+    }
+  });
+
+  it('activates the only device without step-up, but needs one when the user has another device', async () => {
+    const activation = {
+      activationUrl: 'https://x/activate',
+      activationBarcodeUrl: 'https://x/qr',
+      qrSvg: '<svg/>',
+      installationUrl: null,
+      expiresAt: NOW,
+    };
+    const only = setup({
+      provider: { capabilities: PHONES, listDevices: vi.fn(async () => [PHONE]), phoneActivation: vi.fn(async () => activation) },
+    });
+    expect(await only.service.phoneActivation(CTX, 'p1')).toEqual({
+      activationUrl: 'https://x/activate',
+      qrSvg: '<svg/>',
+      installationUrl: null,
+      expiresAt: NOW.toISOString(),
+    });
+    const two = setup({
+      fresh: false,
+      provider: { capabilities: PHONES, listDevices: vi.fn(async () => [PHONE, DEVICE]), phoneActivation: vi.fn(async () => activation) },
+    });
+    expect(await appError(two.service.phoneActivation(CTX, 'p1'))).toMatchObject({ code: 'auth.step_up_required' });
+    expect(two.mfa.phoneActivation).not.toHaveBeenCalled();
+    const notMine = setup({ provider: { capabilities: PHONES, listDevices: vi.fn(async () => [DEVICE]), phoneActivation: vi.fn() } });
+    expect(await appError(notMine.service.phoneActivation(CTX, 'p1'))).toMatchObject({ statusCode: 404, code: 'device.not_found' });
+  });
+
+  it('spends the verification budget on a test push: when spent, 429 and no push is sent', async () => {
+    const { service, pushes } = setup({ throttled: true, provider: { capabilities: PHONES } });
+    expect(await appError(service.startTestPush(CTX, 'p1'))).toMatchObject({ statusCode: 429, code: 'request.rate_limited' });
+    expect(pushes.start).not.toHaveBeenCalled();
+  });
+
+  it('records a step-up by push once, when the poll that completes it sees it approved', async () => {
+    const first = setup({
+      provider: { capabilities: PHONES },
+      pushes: { poll: vi.fn(async () => ({ push: push('approved'), justCompleted: true, detail: null })) },
+    });
+    await first.service.stepUpPushStatus(CTX, 't1');
+    expect(first.stepUp.record).toHaveBeenCalledWith(CTX.upn, 'push', NOW);
+    expect(first.entries.at(-1)).toMatchObject({ action: 'step_up.push', outcome: 'success' });
+
+    const later = setup({
+      provider: { capabilities: PHONES },
+      pushes: { poll: vi.fn(async () => ({ push: push('approved'), justCompleted: false, detail: null })) },
+    });
+    later.stepUp.status = vi.fn(async () => ({ active: false, method: null, verifiedAt: null, expiresAt: null, maxAgeSeconds: 300 }));
+    await later.service.stepUpPushStatus(CTX, 't1');
+    expect(later.stepUp.record).not.toHaveBeenCalled();
+    expect(later.entries).toEqual([]);
+
+    const denied = setup({
+      provider: { capabilities: PHONES },
+      pushes: { poll: vi.fn(async () => ({ push: push('denied'), justCompleted: true, detail: 'Login request denied.' })) },
+    });
+    denied.stepUp.status = vi.fn(async () => ({ active: false, method: null, verifiedAt: null, expiresAt: null, maxAgeSeconds: 300 }));
+    const answer = await denied.service.stepUpPushStatus(CTX, 't1');
+    expect(answer).toMatchObject({ state: 'denied', stepUp: { active: false } });
+    expect(denied.stepUp.record).not.toHaveBeenCalled();
+    expect(denied.entries.at(-1)).toMatchObject({ action: 'step_up.push', outcome: 'failure', reason: 'push.denied' });
   });
 });
