@@ -154,9 +154,10 @@ function CodeSummary({
         await report.mutateAsync({
           deviceId: kase.removedDevice.id,
           validitySeconds: LOST_DEVICE_MAX_VALIDITY_SECONDS,
+          // The removal is already done (the server skips it); the case's own reason and ticket go with the new code.
           confirmLastDevice: true,
-          reason: kase.reason ?? t('wizard.code.reissue_reason'),
-          ticket: kase.ticket ?? 'lost-device',
+          reason: kase.reason ?? '',
+          ticket: kase.ticket ?? '',
         }),
       );
     } catch {
