@@ -193,6 +193,19 @@ describe('verification push on the user page', () => {
     expect(alert).toHaveTextContent('Too many attempts');
     expect(api.callsTo('GET', POLL_PATH)).toHaveLength(0);
   });
+
+  it('says so when the answer cannot be read, and lets another push be sent', async () => {
+    const user = userEvent.setup();
+    const { api, region } = await openBob('duo');
+    api.on('GET', POLL_PATH, () => apiError(404, 'push.not_found'));
+    const push = await sendPush(user, region);
+    const alert = await within(push).findByRole('alert');
+    expect(alert).toHaveTextContent('We could not get the answer to the push');
+    expect(alert).toHaveTextContent('That push was not found. Send a new one.');
+    expect(within(push).queryByRole('group', { name: 'Confirmation code' })).not.toBeInTheDocument();
+    await user.click(within(push).getByRole('button', { name: 'Send another push' }));
+    await waitFor(() => expect(api.callsTo('POST', PUSH_PATH)).toHaveLength(2));
+  });
 });
 
 describe('verification push in the lost-device wizard', () => {

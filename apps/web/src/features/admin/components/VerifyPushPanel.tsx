@@ -38,7 +38,8 @@ export function VerifyPushPanel({
   const start = useStartVerifyPush(upn);
   const push = useVerifyPush(upn, start.data);
   const state = start.data ? (push.data?.state ?? 'waiting') : null;
-  const waiting = start.isPending || state === 'waiting';
+  // A poll that failed (its error is shown) leaves the push unsettled: another one may be sent.
+  const waiting = start.isPending || (state === 'waiting' && !push.error);
   const nameOf = (id: string | undefined) => phones.find((d) => d.id === id)?.name ?? t('verify.a_device');
   const phoneName = nameOf(start.data?.deviceId);
   const codeId = `${formName}-code-label`;
@@ -79,7 +80,7 @@ export function VerifyPushPanel({
         <Button htmlType="submit" loading={waiting}>
           {start.isPending
             ? t('verify.push_sending')
-            : state === 'waiting'
+            : waiting
               ? t('verify.push_waiting_button')
               : state
                 ? t('verify.push_again')
@@ -88,7 +89,7 @@ export function VerifyPushPanel({
       </Form>
       {/* One live region, there from the start, so the code, the wait and the answer are all announced. */}
       <div role="status" aria-live="polite" className="verify-result">
-        {start.data && state === 'waiting' ? (
+        {start.data && waiting ? (
           <>
             <div className="push-code" role="group" aria-labelledby={codeId}>
               <p id={codeId} className="push-code__label">
