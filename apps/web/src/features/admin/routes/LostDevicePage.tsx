@@ -267,6 +267,7 @@ function Wizard({ upn, detail, progress }: { upn: string; detail: AdminUserDetai
                 identityCheck={progress.identityCheck}
                 disabledReason={null}
                 formName="wizard-verify"
+                pushDeviceHelp={t('wizard.verify.push_help')}
               />
               <div className="other-way">
                 <p className="form-note">{t('wizard.verify.other_way_intro')}</p>
@@ -315,6 +316,8 @@ function Wizard({ upn, detail, progress }: { upn: string; detail: AdminUserDetai
                 disabledReason={null}
                 formName="wizard-test"
                 showLastCheck={false}
+                // The server counts a code of the new device as its test (an mfa.verify event), not a push.
+                offerPush={false}
               />
             </>
           ) : null}
