@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_STAFF } from '../../src/demo/seed.js';
 import { demoTokenSeed } from '../../src/mfa/builtin/demo-tokens.js';
 import { DuoStandin } from './duo-standin.js';
+import { startStandinControl, type StandinControl } from './standin-control.js';
 
 /**
  * The portal on Duo for the end-to-end journeys (e2e/playwright.duo.config.ts), test code only:
@@ -16,6 +17,11 @@ import { DuoStandin } from './duo-standin.js';
  *    the DUO_* settings pointing at the stand-in (DUO_API_BASE_URL, DUO_CA_FILE for its certificate),
  *    the rest of the environment passed through (PORT, DATA_DIR, ...);
  * 4. stops both when either ends or on SIGINT/SIGTERM.
+ *
+ * With DUO_STANDIN_CONTROL_FILE set (e2e/playwright.duo.config.ts sets it), it also starts the stand-in's
+ * loopback control endpoint (standin-control.ts: the journeys answer pushes and activate phones there)
+ * and writes its address and token to that file (mode 0600), removed at the end. The portal server is
+ * not told about it.
  *
  *   node --import tsx apps/server/test/duo/portal-on-standin.ts
  */
@@ -69,13 +75,20 @@ async function main(): Promise<void> {
   const caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'duo-standin-ca-'));
   const caFile = path.join(caDir, 'ca.pem');
   fs.writeFileSync(caFile, standin.caPem!);
+  const controlFile = process.env.DUO_STANDIN_CONTROL_FILE;
+  let control: StandinControl | null = null;
+  if (controlFile) {
+    control = await startStandinControl(standin);
+    fs.writeFileSync(controlFile, JSON.stringify({ url: control.url, token: control.token }), { mode: 0o600 });
+  }
+  const { DUO_STANDIN_CONTROL_FILE: _controlFile, ...serverEnv } = process.env;
 
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
     cwd: root,
     stdio: 'inherit',
     env: {
-      ...process.env,
+      ...serverEnv,
       MFA_PROVIDER: 'duo',
       DUO_ADMIN_INTEGRATION_KEY: standin.admin.integrationKey,
       DUO_ADMIN_SECRET_KEY: standin.admin.secretKey,
@@ -93,6 +106,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
+    await control?.close();
+    if (controlFile) fs.rmSync(controlFile, { force: true });
     await standin.close();
     fs.rmSync(caDir, { recursive: true, force: true });
     process.exit(code);
