@@ -60,8 +60,9 @@ export function seedDuoDemoStaff(standin: DuoStandin): void {
       }
     }
   }
-  // D100-0008: alice's first device in the sign-in journey on Duo (she enrols an authenticator app on builtin).
-  for (const serial of ['D100-0002', 'D100-0003', 'D100-0008']) standin.addToken({ serial, seed: demoTokenSeed(serial) });
+  // D100-0008: alice's first device in the sign-in journey on Duo (she enrols an authenticator app on builtin);
+  // D100-0009: grace's new device in the lost-device journey on Duo (likewise).
+  for (const serial of ['D100-0002', 'D100-0003', 'D100-0008', 'D100-0009']) standin.addToken({ serial, seed: demoTokenSeed(serial) });
   // Duo's hardware tokens have no name: dave's rename journey renames a phone, which he has only here
   // (with the demo token D100-0007, whose codes the journey gives at sign-in).
   const dave = standin.user('dave@example.com').user_id;
