@@ -61,7 +61,17 @@ describe('add a phone (the MFA service takes phones)', () => {
             new Promise<Response>(
               (r) =>
                 (release = () =>
-                  r(json({ provider: 'duo', phones: true, smsActivation: true, push: true, totp: false, hardwareTokens: true }))),
+                  r(
+                    json({
+                      provider: 'duo',
+                      phones: true,
+                      smsActivation: true,
+                      push: true,
+                      totp: false,
+                      hardwareTokens: true,
+                      renameHardwareTokens: false,
+                    }),
+                  )),
             ),
         ),
     });
@@ -192,7 +202,15 @@ describe('add a phone (the MFA service takes phones)', () => {
       api: (a) =>
         a
           .on('GET', '/api/me/capabilities', () =>
-            json({ provider: 'duo', phones: true, smsActivation: false, push: true, totp: false, hardwareTokens: true }),
+            json({
+              provider: 'duo',
+              phones: true,
+              smsActivation: false,
+              push: true,
+              totp: false,
+              hardwareTokens: true,
+              renameHardwareTokens: false,
+            }),
           )
           .on('POST', '/api/me/devices/phone', () => json(added, 201))
           .on('GET', '/api/me/devices/p-new/activation', () => json(activation)),
