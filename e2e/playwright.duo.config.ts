@@ -16,6 +16,10 @@ const PORT = Number(process.env.E2E_DUO_PORT ?? 8743);
 export const BASE_URL = `https://localhost:${PORT}/`;
 const dataDir = path.join(os.tmpdir(), `mfa-portal-e2e-duo-${PORT}`);
 process.env.E2E_MFA_PROVIDER = 'duo';
+// Where the stand-in's loopback control endpoint (address and token) is written: the journeys answer
+// pushes there (e2e/tests/support/duo-standin.ts). The workers inherit it from this process.
+const controlFile = path.join(os.tmpdir(), `mfa-portal-e2e-duo-control-${PORT}.json`);
+process.env.DUO_STANDIN_CONTROL_FILE = controlFile;
 
 export default defineConfig({
   ...builtin,
@@ -24,7 +28,7 @@ export default defineConfig({
   outputDir: path.join(os.tmpdir(), `mfa-portal-e2e-duo-results-${PORT}`),
   use: { ...builtin.use, baseURL: BASE_URL },
   webServer: {
-    command: `rm -rf "${dataDir}" && node --import tsx ../apps/server/test/duo/portal-on-standin.ts`,
+    command: `rm -rf "${dataDir}" "${controlFile}" && node --import tsx ../apps/server/test/duo/portal-on-standin.ts`,
     cwd: import.meta.dirname,
     url: `${BASE_URL}settings/APIInfo`,
     ignoreHTTPSErrors: true,
@@ -39,6 +43,7 @@ export default defineConfig({
       NODE_ENV: 'test',
       DEMO_PASSWORD: 'portal-demo',
       E2E_MFA_PROVIDER: 'duo',
+      DUO_STANDIN_CONTROL_FILE: controlFile,
     },
   },
 });

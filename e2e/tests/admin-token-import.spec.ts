@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { openSignedIn } from './helpers';
 import { justify } from './support/admin';
-import { expectAccessible, pressButton, typeInto, watchCsp } from './support/portal';
+import { expectAccessible, followLink, pressButton, typeInto, watchCsp } from './support/portal';
 
 /**
  * admin@ (Solution Administrator) imports a seed file of two new D100 tokens, one of them with a bad
@@ -36,5 +36,29 @@ test('admin imports a token CSV with one bad row and sees it refused with the re
   await expect(list.getByRole('row')).toHaveCount(2);
   await expect(list).toContainText('D100-8001');
   await expect(list).toContainText('Available');
+  expect(csp.violations()).toEqual([]);
+});
+
+/**
+ * On Duo the token inventory is Duo's own (the portal keeps no seeds; GET /api/admin/tokens answers 409):
+ * the page says where tokens are managed, with no error and no import, and leads back to the users.
+ */
+test('on Duo, the token inventory page says the tokens are managed at Duo', { tag: '@duo' }, async ({ page }) => {
+  const csp = watchCsp(page);
+  await openSignedIn(page, ADMIN);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Administration' }).click();
+  const list = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/admin/tokens');
+  await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Hardware tokens' }).click();
+  expect((await list).status()).toBe(409);
+  await expect(page.getByRole('heading', { level: 1, name: 'Hardware tokens' })).toBeFocused();
+  const note = page.getByRole('note');
+  await expect(note).toContainText("Hardware tokens are managed in your organisation's multi-factor service");
+  await expect(note).toContainText('with Duo, in the Duo Admin Panel');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Import' })).toHaveCount(0);
+  await expect(page.getByLabel('Seed file (CSV)')).toHaveCount(0);
+  await expectAccessible(page, 'the token inventory kept at Duo');
+  await followLink(page, 'Find a user', note);
+  await expect(page.getByRole('heading', { level: 1, name: 'Find a user' })).toBeVisible();
   expect(csp.violations()).toEqual([]);
 });

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { tokenName } from '../helpers';
 import { typeInto } from './portal';
 
 /** Helpers of the administration journeys (admin-*.spec.ts). */
@@ -22,3 +23,9 @@ export async function justify(page: Page, reason: string, ticket: string, scope 
   await typeInto(page, 'Reason', reason, scope);
   await typeInto(page, 'Ticket reference', ticket, scope);
 }
+
+/**
+ * How the administrator's device choices name a demo hardware token: "Duo D100 token (D100-0001)" (its
+ * name and serial), or on Duo, whose tokens are named by type and serial, just that name.
+ */
+export const tokenChoice = (serial: string): string => tokenName(serial, `Duo D100 token (${serial})`);

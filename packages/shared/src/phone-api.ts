@@ -37,6 +37,8 @@ export const providerCapabilitiesSchema = z.object({
   totp: z.boolean(),
   /** Duo D100 hardware tokens can be claimed. */
   hardwareTokens: z.boolean(),
+  /** Hardware tokens can be renamed (Duo's have no name: they are shown by type and serial). */
+  renameHardwareTokens: z.boolean(),
 });
 export type ProviderCapabilitiesResponse = z.infer<typeof providerCapabilitiesSchema>;
 

@@ -103,6 +103,8 @@ export interface ProviderCapabilities {
   totp: boolean;
   /** Duo D100 hardware tokens can be claimed. */
   hardwareTokens: boolean;
+  /** Hardware tokens can be renamed (renameDevice); Duo's have no name. */
+  renameHardwareTokens: boolean;
 }
 
 export interface AddPhoneInput {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminAuditResponseSchema,
+  adminLostDeviceProgressSchema,
   adminLostDeviceResponseSchema,
   adminUserDetailSchema,
   adminUsersResponseSchema,
@@ -366,6 +367,29 @@ describe('POST /api/admin/users/:upn/lost-device on Duo', () => {
       'admin.user.lost_device.issue_bypass_code',
       'admin.user.lost_device.issue_bypass_code',
     ]);
+  });
+
+  it('sees the device added after the removal as new, though Duo gives no date of addition', async () => {
+    const frank = standin.addUser({ username: 'frank@example.com', realname: 'Frank Fisher' });
+    const lostPhone = standin.addPhone({ userId: frank.user_id, number: '+15555550191', name: 'Dropped phone', activated: true });
+    const kept = standin.addToken({ serial: 'FRANK-KEPT', userId: frank.user_id });
+    const url = '/api/admin/users/frank@example.com/lost-device';
+    const progressOf = async () => {
+      const res = await callAs(m, HELPDESK, 'GET', url);
+      expect(res.statusCode, res.body).toBe(200);
+      return adminLostDeviceProgressSchema.parse(res.json());
+    };
+    const lost = await callAs(m, HELPDESK, 'POST', url, { deviceId: portalIdOf('phone', lostPhone.phone_id), ...JUSTIFY });
+    expect(lost.statusCode, lost.body).toBe(201);
+    // The token kept is not new (Duo dates every device by the user's creation, long before the removal).
+    expect((await progressOf()).case).toMatchObject({ removedDevice: { name: 'Dropped phone' }, newDevices: [] });
+
+    // frank claims another token at Duo.
+    const added = standin.addToken({ serial: 'FRANK-NEW', userId: frank.user_id });
+    const progress = await progressOf();
+    expect(progress.case?.newDevices.map((d) => d.id)).toEqual([portalIdOf('token', added.token_id)]);
+    expect(progress.case?.newDevices.map((d) => d.id)).not.toContain(portalIdOf('token', kept.token_id));
+    expect(progress.case?.tested).toBeNull();
   });
 
   it('400 beyond 24 h, 404 for a device this wizard did not remove; nothing changed', async () => {

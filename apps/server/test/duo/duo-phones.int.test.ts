@@ -90,7 +90,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/me/capabilities on Duo', () => {
-  it('offers phones, text messages, push and tokens; no authenticator apps', async () => {
+  it('offers phones, text messages, push and tokens; no authenticator apps, no names for tokens', async () => {
     const res = await m.call(BOB, 'GET', '/capabilities');
     expect(providerCapabilitiesSchema.parse(res.json())).toEqual({
       provider: 'duo',
@@ -99,6 +99,7 @@ describe('GET /api/me/capabilities on Duo', () => {
       push: true,
       totp: false,
       hardwareTokens: true,
+      renameHardwareTokens: false,
     });
   });
 });

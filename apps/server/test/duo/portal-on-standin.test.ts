@@ -32,7 +32,7 @@ describe('seedDuoDemoStaff', () => {
     }
     expect(standin.user('disabled@example.com').status).toBe('disabled');
     expect(devicesOf('alice@example.com')).toEqual({ phones: [], tokens: [] });
-    expect(devicesOf('dave@example.com')).toEqual({ phones: ['Work mobile'], tokens: ['D100-0009'] });
+    expect(devicesOf('dave@example.com')).toEqual({ phones: ['Work mobile'], tokens: ['D100-0010'] });
   });
 
   it('gives every token and every phone number to one user only', () => {
@@ -43,13 +43,25 @@ describe('seedDuoDemoStaff', () => {
   });
 
   it('gives the demo tokens their published seeds, so the journeys compute the same codes as on builtin', () => {
-    for (const serial of ['D100-0001', 'D100-0002', 'D100-0003', 'D100-0004', 'D100-0005', 'D100-0006', 'D100-0007', 'D100-0008', 'D100-0009']) {
+    for (const serial of [
+      'D100-0001',
+      'D100-0002',
+      'D100-0003',
+      'D100-0004',
+      'D100-0005',
+      'D100-0006',
+      'D100-0007',
+      'D100-0008',
+      'D100-0009',
+      'D100-0010',
+    ]) {
       expect(standin.tokenCodes(serial, 2)).toEqual([hotpCode(demoTokenSeed(serial), 0), hotpCode(demoTokenSeed(serial), 1)]);
     }
     expect([...standin.tokens.values()].filter((t) => t.userIds.length === 0).map((t) => t.serial)).toEqual([
       'D100-0002',
       'D100-0003',
       'D100-0008',
+      'D100-0009',
     ]);
   });
 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_STAFF } from '../../src/demo/seed.js';
 import { demoTokenSeed } from '../../src/mfa/builtin/demo-tokens.js';
 import { DuoStandin } from './duo-standin.js';
+import { startStandinControl, type StandinControl } from './standin-control.js';
 
 /**
  * The portal on Duo for the end-to-end journeys (e2e/playwright.duo.config.ts), test code only:
@@ -16,6 +17,11 @@ import { DuoStandin } from './duo-standin.js';
  *    the DUO_* settings pointing at the stand-in (DUO_API_BASE_URL, DUO_CA_FILE for its certificate),
  *    the rest of the environment passed through (PORT, DATA_DIR, ...);
  * 4. stops both when either ends or on SIGINT/SIGTERM.
+ *
+ * With DUO_STANDIN_CONTROL_FILE set (e2e/playwright.duo.config.ts sets it), it also starts the stand-in's
+ * loopback control endpoint (standin-control.ts: the journeys answer pushes and activate phones there)
+ * and writes its address and token to that file (mode 0600), removed at the end. The portal server is
+ * not told about it.
  *
  *   node --import tsx apps/server/test/duo/portal-on-standin.ts
  */
@@ -54,13 +60,14 @@ export function seedDuoDemoStaff(standin: DuoStandin): void {
       }
     }
   }
-  // D100-0008: alice's first device in the sign-in journey on Duo (she enrols an authenticator app on builtin).
-  for (const serial of ['D100-0002', 'D100-0003', 'D100-0008']) standin.addToken({ serial, seed: demoTokenSeed(serial) });
+  // D100-0008: alice's first device in the sign-in journey on Duo (she enrols an authenticator app on builtin);
+  // D100-0009: grace's new device in the lost-device journey on Duo (likewise).
+  for (const serial of ['D100-0002', 'D100-0003', 'D100-0008', 'D100-0009']) standin.addToken({ serial, seed: demoTokenSeed(serial) });
   // Duo's hardware tokens have no name: dave's rename journey renames a phone, which he has only here
-  // (with the token D100-0009, whose codes the journey gives at sign-in; D100-0007 is grace's).
+  // (with the token D100-0010, whose codes the journey gives at sign-in; D100-0007 is grace's).
   const dave = standin.user('dave@example.com').user_id;
   standin.addPhone({ userId: dave, number: '+15555550129', name: 'Work mobile', activated: true });
-  standin.addToken({ serial: 'D100-0009', userId: dave, seed: demoTokenSeed('D100-0009') });
+  standin.addToken({ serial: 'D100-0010', userId: dave, seed: demoTokenSeed('D100-0010') });
 }
 
 async function main(): Promise<void> {
@@ -69,13 +76,20 @@ async function main(): Promise<void> {
   const caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'duo-standin-ca-'));
   const caFile = path.join(caDir, 'ca.pem');
   fs.writeFileSync(caFile, standin.caPem!);
+  const controlFile = process.env.DUO_STANDIN_CONTROL_FILE;
+  let control: StandinControl | null = null;
+  if (controlFile) {
+    control = await startStandinControl(standin);
+    fs.writeFileSync(controlFile, JSON.stringify({ url: control.url, token: control.token }), { mode: 0o600 });
+  }
+  const { DUO_STANDIN_CONTROL_FILE: _controlFile, ...serverEnv } = process.env;
 
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
     cwd: root,
     stdio: 'inherit',
     env: {
-      ...process.env,
+      ...serverEnv,
       MFA_PROVIDER: 'duo',
       DUO_ADMIN_INTEGRATION_KEY: standin.admin.integrationKey,
       DUO_ADMIN_SECRET_KEY: standin.admin.secretKey,
@@ -93,6 +107,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
+    await control?.close();
+    if (controlFile) fs.rmSync(controlFile, { force: true });
     await standin.close();
     fs.rmSync(caDir, { recursive: true, force: true });
     process.exit(code);

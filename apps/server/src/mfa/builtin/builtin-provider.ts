@@ -106,6 +106,7 @@ export const BUILTIN_CAPABILITIES: ProviderCapabilities = Object.freeze({
   push: false,
   totp: true,
   hardwareTokens: true,
+  renameHardwareTokens: true,
 });
 export const BUILTIN_NO_PHONE_CHANNEL =
   'The builtin MFA provider has no phone channel: it cannot send text messages or pushes. Use an authenticator app or a hardware token.';

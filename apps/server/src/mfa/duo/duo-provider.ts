@@ -101,6 +101,7 @@ export const DUO_CAPABILITIES: ProviderCapabilities = Object.freeze({
   push: true,
   totp: false,
   hardwareTokens: true,
+  renameHardwareTokens: false,
 });
 
 /** Duo's phone and push operations with their Duo-specific options (the port's methods call these). */

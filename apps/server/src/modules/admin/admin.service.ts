@@ -449,7 +449,12 @@ export function createAdminService(deps: AdminServiceDeps) {
           'admin.user.lost_device.remove_device',
           upn,
           body,
-          { deviceId: body.deviceId, confirmLastDevice: body.confirmLastDevice },
+          // The devices kept: any other device is new (Duo gives no date of addition for a device).
+          {
+            deviceId: body.deviceId,
+            confirmLastDevice: body.confirmLastDevice,
+            keptDeviceIds: devices.filter((d) => d.id !== body.deviceId).map((d) => d.id),
+          },
           () => mfa.deleteDevice(upn, body.deviceId, { allowLast: body.confirmLastDevice }),
           deviceDetails,
         );
@@ -531,12 +536,14 @@ export function createAdminService(deps: AdminServiceDeps) {
         throw toAppError(err) ?? err;
       });
       const removedAt = at(removal);
-      const newDevices = devices.filter((d) => Date.parse(d.createdAt) > removedAt.getTime());
+      // New: not among the devices kept at the removal (when recorded), else added after it (builtin dates
+      // its devices; Duo does not, its devices carry the user's creation date).
+      const keptIds = Array.isArray(removal.details?.keptDeviceIds) ? new Set(removal.details.keptDeviceIds.map(String)) : null;
+      const newDevices = devices.filter((d) => (keptIds ? !keptIds.has(d.id) : Date.parse(d.createdAt) > removedAt.getTime()));
       let tested: { deviceId: string; testedAt: string } | null = null;
       if (newDevices.length > 0) {
         const ids = new Set(newDevices.map((d) => d.id));
-        const earliest = new Date(Math.min(...newDevices.map((d) => Date.parse(d.createdAt))));
-        const accepted = await audit.search({ target, action: 'mfa.verify', outcome: 'success', from: earliest }, { limit: 100 });
+        const accepted = await audit.search({ target, action: 'mfa.verify', outcome: 'success', from: removedAt }, { limit: 100 });
         const hit = accepted.events.find((e) => ids.has(text(e.details?.deviceId) ?? ''));
         if (hit) tested = { deviceId: text(hit.details?.deviceId)!, testedAt: iso(at(hit)) };
       }

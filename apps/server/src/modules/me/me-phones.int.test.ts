@@ -53,6 +53,7 @@ describe('GET /api/me/capabilities on the builtin provider', () => {
       push: false,
       totp: true,
       hardwareTokens: true,
+      renameHardwareTokens: true,
     });
   });
 

@@ -64,7 +64,7 @@ function setup(
   };
   const mfa = {
     name: 'builtin',
-    capabilities: { phones: false, smsActivation: false, push: false, totp: true, hardwareTokens: true },
+    capabilities: { phones: false, smsActivation: false, push: false, totp: true, hardwareTokens: true, renameHardwareTokens: true },
     getAccount: vi.fn(async () => (opts.account === undefined ? ACTIVE : opts.account)),
     listDevices: vi.fn(async () => [DEVICE]),
     deleteDevice: vi.fn(async () => DEVICE),
@@ -220,7 +220,7 @@ describe('me service: answers', () => {
 });
 
 describe('me service: phones and push', () => {
-  const PHONES = { phones: true, smsActivation: true, push: true, totp: false, hardwareTokens: true };
+  const PHONES = { phones: true, smsActivation: true, push: true, totp: false, hardwareTokens: true, renameHardwareTokens: false };
   const PHONE: Device = { ...DEVICE, id: 'p1', kind: 'phone', name: 'Work phone', capabilities: ['push'], phoneNumber: '+1 ••• ••• 0100' };
   const push = (state: 'waiting' | 'approved' | 'denied') => ({
     txid: 't1',

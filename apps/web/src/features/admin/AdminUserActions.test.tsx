@@ -57,6 +57,17 @@ describe('user page: verify identity', () => {
     ]);
   });
 
+  it('names each device once in the choice: its serial is added unless its name already says it (Duo names tokens by serial)', async () => {
+    const duoToken = { ...token, id: 'duo-token', name: 'Duo D100 (D100-0042)', serial: 'D100-0042' };
+    await openBob(userDetail({}, { devices: [token, duoToken] }));
+    const select = within(screen.getByRole('region', { name: 'Verify the caller' })).getByLabelText('Device they read the code from');
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual([`Key ring token (${token.serial})`, 'Duo D100 (D100-0042)']);
+  });
+
   it('lists only devices that show a passcode, and says so when none does', async () => {
     await openBob(userDetail({}, { devices: [{ ...phone, capabilities: ['push'] }] }));
     expect(screen.getByRole('region', { name: 'Verify the caller' })).toHaveTextContent('No device can give a code');

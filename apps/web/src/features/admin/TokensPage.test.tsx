@@ -122,4 +122,23 @@ describe('hardware tokens', () => {
       ticket: 'CHG-100',
     });
   });
+
+  it('says the inventory is managed in the MFA service when it keeps its own (Duo answers 409), with no error and no import', async () => {
+    const { api } = await renderPortal({
+      path: '/admin/tokens',
+      profile: adminProfile('solution_admin'),
+      api: (a) => a.on('GET', '/api/admin/tokens', () => apiError(409, 'mfa.not_supported_by_provider')),
+    });
+    const note = await screen.findByRole('note');
+    expect(note).toHaveTextContent("Hardware tokens are managed in your organisation's multi-factor service");
+    expect(note).toHaveTextContent('with Duo, in the Duo Admin Panel');
+    expect(within(note).getByRole('link', { name: 'Find a user' })).toHaveAttribute('href', '/admin/users');
+    expect(screen.getByRole('heading', { level: 1, name: 'Hardware tokens' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByText('The tokens could not be loaded')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Import' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Seed file (CSV)')).not.toBeInTheDocument();
+    // Asked once: a refusal that will not change is not retried.
+    expect(api.callsTo('GET', '/api/admin/tokens')).toHaveLength(1);
+  });
 });

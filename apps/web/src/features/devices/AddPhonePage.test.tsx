@@ -61,7 +61,17 @@ describe('add a phone (the MFA service takes phones)', () => {
             new Promise<Response>(
               (r) =>
                 (release = () =>
-                  r(json({ provider: 'duo', phones: true, smsActivation: true, push: true, totp: false, hardwareTokens: true }))),
+                  r(
+                    json({
+                      provider: 'duo',
+                      phones: true,
+                      smsActivation: true,
+                      push: true,
+                      totp: false,
+                      hardwareTokens: true,
+                      renameHardwareTokens: false,
+                    }),
+                  )),
             ),
         ),
     });
@@ -101,9 +111,15 @@ describe('add a phone (the MFA service takes phones)', () => {
     expect(await screen.findByText(/A text message with the activation link was sent to \+44 •••• ••3456\./)).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/me/devices/p-new/activation/sms')).toHaveLength(1);
 
+    // The app is set up on the phone (outside the portal): from now on the service says it takes pushes.
+    const activated: Device = { ...added, capabilities: ['push', 'passcode'] };
+    api.on('GET', '/account/getuserinfo', () => json({ ...duo, mfa: { ...duo.mfa, devices: [...duo.mfa.devices, activated] } }));
+    api.on('GET', '/api/me/devices', () => json({ devices: [...duo.mfa.devices, activated] }));
     await user.click(screen.getByRole('button', { name: 'I have set it up' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
     expect(await screen.findByText('“Work phone” has been added.')).toBeInTheDocument();
+    // The overview shows the phone as it is now, not as it was when it was added.
+    expect(within(await screen.findByRole('article', { name: 'Work phone' })).getByText('Push, Passcode')).toBeInTheDocument();
   });
 
   it('refuses a number that is not valid for the country, before sending anything', async () => {
@@ -186,7 +202,15 @@ describe('add a phone (the MFA service takes phones)', () => {
       api: (a) =>
         a
           .on('GET', '/api/me/capabilities', () =>
-            json({ provider: 'duo', phones: true, smsActivation: false, push: true, totp: false, hardwareTokens: true }),
+            json({
+              provider: 'duo',
+              phones: true,
+              smsActivation: false,
+              push: true,
+              totp: false,
+              hardwareTokens: true,
+              renameHardwareTokens: false,
+            }),
           )
           .on('POST', '/api/me/devices/phone', () => json(added, 201))
           .on('GET', '/api/me/devices/p-new/activation', () => json(activation)),

@@ -38,10 +38,13 @@ describe('overview', () => {
     expect(within(iphone).queryByRole('button', { name: /Resync/ })).not.toBeInTheDocument();
     const hardware = within(devices).getByRole('article', { name: 'Key ring token' });
     expect(within(hardware).getByRole('button', { name: 'Resync “Key ring token”' })).toBeInTheDocument();
+    // A token's name can be changed when the MFA service keeps one (the builtin provider does).
+    expect(await within(hardware).findByRole('button', { name: 'Rename “Key ring token”' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Your backup plan' })).toHaveTextContent('You have 2 devices');
     expect(screen.getByRole('region', { name: 'Bypass codes' })).toHaveTextContent('You have no active bypass codes.');
-    // The profile the shell loaded is the starting point: no second call on start-up.
-    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /account/getuserinfo']);
+    // The profile the shell loaded is the starting point: the devices are not asked again; the MFA
+    // service's capabilities are asked once (whether a token can be renamed depends on them).
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /account/getuserinfo', 'GET /api/me/capabilities']);
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
   });
@@ -51,8 +54,39 @@ describe('overview', () => {
     const readiness = await screen.findByRole('region', { name: 'Your backup plan' });
     expect(readiness).toHaveTextContent('You have only one device');
     expect(readiness).toHaveTextContent("If you lose “Bob's phone” or it stops working, you will not be able to sign in.");
-    expect(within(readiness).getByRole('link', { name: 'Add an authenticator app' })).toHaveAttribute('href', '/devices/add/authenticator');
+    expect(await within(readiness).findByRole('link', { name: 'Add an authenticator app' })).toHaveAttribute(
+      'href',
+      '/devices/add/authenticator',
+    );
     expect(within(readiness).getByRole('link', { name: 'Add a hardware token' })).toHaveAttribute('href', '/devices/add/token');
+    expect(within(readiness).queryByRole('link', { name: 'Add a phone' })).not.toBeInTheDocument();
+  });
+
+  it('on Duo: offers no rename for a hardware token (Duo keeps no name for it), but does for a phone', async () => {
+    await renderPortal({ profile: profile({ provider: 'duo', devices: [token] }) });
+    const hardware = within(await devicesRegion()).getByRole('article', { name: 'Key ring token' });
+    // The capabilities have arrived once the backup advice names the kinds Duo takes.
+    const readiness = screen.getByRole('region', { name: 'Your backup plan' });
+    expect(await within(readiness).findByRole('link', { name: 'Add a phone' })).toBeInTheDocument();
+    expect(within(hardware).getByRole('button', { name: 'Resync “Key ring token”' })).toBeInTheDocument();
+    expect(within(hardware).getByRole('button', { name: 'Remove “Key ring token”' })).toBeInTheDocument();
+    expect(within(hardware).queryByRole('button', { name: /^Rename/ })).not.toBeInTheDocument();
+  });
+
+  it('on Duo: a phone can still be renamed', async () => {
+    await renderPortal({ profile: profile({ provider: 'duo', devices: [phone] }) });
+    const iphone = within(await devicesRegion()).getByRole('article', { name: "Bob's phone" });
+    expect(within(iphone).getByRole('button', { name: "Rename “Bob's phone”" })).toBeInTheDocument();
+  });
+
+  it('on Duo: suggests a phone or a hardware token as the backup, not an authenticator app', async () => {
+    await renderPortal({ profile: profile({ provider: 'duo', devices: [phone] }) });
+    const readiness = await screen.findByRole('region', { name: 'Your backup plan' });
+    expect(await within(readiness).findByRole('link', { name: 'Add a phone' })).toHaveAttribute('href', '/devices/add/phone');
+    expect(within(readiness).getByRole('link', { name: 'Add a hardware token' })).toHaveAttribute('href', '/devices/add/token');
+    expect(within(readiness).queryByRole('link', { name: 'Add an authenticator app' })).not.toBeInTheDocument();
+    expect(readiness).toHaveTextContent('for example another phone or a hardware token');
+    expect(readiness).not.toHaveTextContent('authenticator app');
   });
 
   it('shows the empty state and how to start when there is no device', async () => {

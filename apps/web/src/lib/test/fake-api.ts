@@ -4,8 +4,8 @@ import type { ProviderCapabilitiesResponse, UserInfoResponse } from '@mfa-portal
 /** The capabilities the server reports for each provider (GET /api/me/capabilities). */
 export function capabilitiesOf(provider: 'builtin' | 'duo'): ProviderCapabilitiesResponse {
   return provider === 'duo'
-    ? { provider, phones: true, smsActivation: true, push: true, totp: false, hardwareTokens: true }
-    : { provider, phones: false, smsActivation: false, push: false, totp: true, hardwareTokens: true };
+    ? { provider, phones: true, smsActivation: true, push: true, totp: false, hardwareTokens: true, renameHardwareTokens: false }
+    : { provider, phones: false, smsActivation: false, push: false, totp: true, hardwareTokens: true, renameHardwareTokens: true };
 }
 
 /** One request the application sent, as the server would see it. */

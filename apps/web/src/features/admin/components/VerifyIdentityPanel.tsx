@@ -13,6 +13,13 @@ import { pushPhones, VerifyPushPanel } from './VerifyPushPanel';
 export const passcodeDevices = (devices: readonly Device[]) => devices.filter((d) => d.capabilities.includes('passcode'));
 
 /**
+ * How a device is named in the administrator's choices: its name, and its serial when the name does not
+ * already say it (Duo's tokens are named by type and serial: "Duo D100 (D100-0001)").
+ */
+export const deviceChoiceLabel = (d: Pick<Device, 'name' | 'serial'>): string =>
+  d.serial && !d.name.includes(d.serial) ? `${d.name} (${d.serial})` : d.name;
+
+/**
  * "Is it really them?": the caller reads a passcode from one of their devices and the server checks
  * it (the attempt and its result are audited). Where the MFA service can send pushes and the user has
  * a phone that takes them, a verification push is offered too (see VerifyPushPanel); an approval
@@ -106,7 +113,7 @@ export function VerifyIdentityPanel({
           className="narrow-form"
         >
           <Form.Item name="deviceId" label={t('admin:verify.device_label')} extra={t('admin:verify.device_help')}>
-            <NativeSelect options={usable.map((d) => ({ value: d.id, label: d.serial ? `${d.name} (${d.serial})` : d.name }))} />
+            <NativeSelect options={usable.map((d) => ({ value: d.id, label: deviceChoiceLabel(d) }))} />
           </Form.Item>
           <Form.Item name="code" label={t('admin:verify.code_label')} extra={t('admin:verify.code_help')} rules={otpRules(t)}>
             <Input {...OTP_INPUT_PROPS} />

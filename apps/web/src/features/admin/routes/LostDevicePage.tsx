@@ -21,7 +21,7 @@ import { useLostDeviceProgress, useReportLostDevice } from '../api/lost-device';
 import { AdminErrorAlert } from '../components/AdminErrorAlert';
 import { isDenyReason } from '../components/admin-errors';
 import { JustificationFields, justificationOf, type Justification } from '../components/JustificationFields';
-import { VerifyIdentityPanel } from '../components/VerifyIdentityPanel';
+import { deviceChoiceLabel, VerifyIdentityPanel } from '../components/VerifyIdentityPanel';
 import {
   currentCase,
   currentStep,
@@ -94,7 +94,7 @@ function RemoveStep({
           <Radio.Group className="radio-list">
             {devices.map((d) => (
               <Radio key={d.id} value={d.id}>
-                {d.serial ? `${d.name} (${d.serial})` : d.name}
+                {deviceChoiceLabel(d)}
               </Radio>
             ))}
           </Radio.Group>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Alert, Button, Form, Input } from 'antd';
 import { TOKEN_STATUSES, type AdminToken, type AdminTokenImportResponse, type AdminTokenStatus } from '@mfa-portal/shared';
+import { isApiError } from '../../../lib/api/api-error';
 import { ADMIN_ROUTES } from '../../../lib/routes';
 import { useFlash } from '../../../lib/ui/flash';
 import { formatDate } from '../../../lib/ui/format';
@@ -159,7 +160,12 @@ function TokenActionDialog({ dialog, onClose }: { dialog: NonNullable<TokenDialo
   );
 }
 
-/** The hardware-token inventory (Solution Administrators): search, list, unassign, retire, import. */
+/**
+ * The hardware-token inventory (Solution Administrators): search, list, unassign, retire, import. When
+ * the organisation's MFA service keeps the inventory itself (Duo: the list answers 409
+ * `mfa.not_supported_by_provider`), the page says where it is managed instead of showing an error, and
+ * offers no import.
+ */
 export function TokensPage() {
   const { t, i18n } = useTranslation('admin');
   const [params, setParams] = useSearchParams();
@@ -170,6 +176,26 @@ export function TokensPage() {
   const [dialog, setDialog] = useState<TokenDialog>(null);
   const [form] = Form.useForm<{ q: string; status: string }>();
   const language = i18n.resolvedLanguage;
+  if (isApiError(tokens.error, 'mfa.not_supported_by_provider')) {
+    return (
+      <Page title={t('tokens.title')}>
+        <Alert
+          role="note"
+          type="info"
+          showIcon
+          title={t('tokens.managed_elsewhere_title')}
+          description={
+            <>
+              <p>{t('tokens.managed_elsewhere_body')}</p>
+              <p>
+                {t('tokens.managed_elsewhere_users')} <Link to={ADMIN_ROUTES.users}>{t('tokens.managed_elsewhere_users_link')}</Link>
+              </p>
+            </>
+          }
+        />
+      </Page>
+    );
+  }
   return (
     <JustificationMemory>
       <Page title={t('tokens.title')} intro={<p>{t('tokens.intro')}</p>}>
@@ -276,7 +302,7 @@ export function TokensPage() {
             </>
           )}
         </section>
-        <ImportSection />
+        {tokens.isPending ? null : <ImportSection />}
         {dialog ? <TokenActionDialog dialog={dialog} onClose={() => setDialog(null)} /> : null}
       </Page>
     </JustificationMemory>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'antd';
 import type { Device } from '@mfa-portal/shared';
+import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
 import { useCanChangeOwnMfa } from '../../../lib/self-service';
 import { RemoveDeviceDialog } from './RemoveDeviceDialog';
 import { RenameDeviceDialog } from './RenameDeviceDialog';
@@ -12,8 +13,18 @@ import '../devices.css';
 type Dialog = 'rename' | 'test' | 'resync' | 'remove' | null;
 
 /**
- * What the user can do with one device: rename it, check that it works (passcode or push), resync it
- * (hardware tokens) and remove it. Each opens a dialog; each button names the device for screen readers.
+ * Whether the device can be renamed: any but a hardware token the MFA service keeps without a name
+ * (Duo's answer 409), which is known once the service's capabilities are (asked only for tokens).
+ */
+export function useCanRename(device: Device): boolean {
+  const isToken = device.kind === 'hardware_token';
+  const capabilities = useCapabilities({ enabled: isToken });
+  return !isToken || capabilities.data?.renameHardwareTokens === true;
+}
+
+/**
+ * What the user can do with one device: rename it (when the MFA service keeps a name for it), check
+ * that it works (passcode or push), resync it (hardware tokens) and remove it. Each opens a dialog; each button names the device for screen readers.
  */
 export function DeviceActions({ device, deviceCount }: { device: Device; deviceCount: number }) {
   const { t } = useTranslation('devices');
@@ -25,9 +36,10 @@ export function DeviceActions({ device, deviceCount }: { device: Device; deviceC
   const canPush = useCanPush(device, !canPasscode);
   const canTest = canPasscode || canPush;
   const canResync = canChange && device.kind === 'hardware_token';
+  const canRename = useCanRename(device) && canChange;
   return (
     <div className="device-actions">
-      {canChange ? (
+      {canRename ? (
         <Button onClick={() => setDialog('rename')} aria-label={t('actions.rename_named', { name: device.name })}>
           {t('actions.rename')}
         </Button>
@@ -47,7 +59,7 @@ export function DeviceActions({ device, deviceCount }: { device: Device; deviceC
           {t('actions.remove')}
         </Button>
       ) : null}
-      {canChange ? <RenameDeviceDialog device={device} open={dialog === 'rename'} onClose={close} /> : null}
+      {canRename ? <RenameDeviceDialog device={device} open={dialog === 'rename'} onClose={close} /> : null}
       {canTest ? <TestDeviceDialog device={device} open={dialog === 'test'} onClose={close} /> : null}
       {canResync ? <ResyncTokenDialog device={device} open={dialog === 'resync'} onClose={close} /> : null}
       {canChange ? (

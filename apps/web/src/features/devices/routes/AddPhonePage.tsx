@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { Alert, Button, Form, Input } from 'antd';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { DEFAULT_COUNTRY_CODE, DEVICE_NAME_MAX_LENGTH, PHONE_PLATFORMS, type Device, type PhonePlatform } from '@mfa-portal/shared';
+import { useInvalidateMe } from '../../../lib/api/use-invalidate-me';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
 import { MAIN_ROUTES } from '../../../lib/routes';
 import { isStepUpCancelled } from '../../../lib/step-up/step-up';
@@ -217,10 +218,19 @@ function ActivationStep({ device, smsActivation }: { device: Device; smsActivati
   const sms = useSendSmsActivation();
   const navigate = useNavigate();
   const { showSuccess } = useFlash();
+  const invalidate = useInvalidateMe();
+  const [finishing, setFinishing] = useState(false);
   const src = useMemo(() => (activation.data?.qrSvg ? svgDataUrl(activation.data.qrSvg) : null), [activation.data?.qrSvg]);
-  const finish = () => {
-    showSuccess(t('phone.done', { name: device.name }));
-    void navigate(MAIN_ROUTES.overview);
+  // The app was set up on the phone, outside the portal: read the devices again (the phone now takes
+  // pushes), then show them.
+  const finish = async () => {
+    setFinishing(true);
+    try {
+      await invalidate();
+    } finally {
+      showSuccess(t('phone.done', { name: device.name }));
+      void navigate(MAIN_ROUTES.overview);
+    }
   };
   const activationError = activation.error && !isStepUpCancelled(activation.error) ? activation.error : null;
   const smsError = sms.error && !isStepUpCancelled(sms.error) ? sms.error : null;
@@ -277,7 +287,7 @@ function ActivationStep({ device, smsActivation }: { device: Device; smsActivati
       <section className="step" aria-labelledby="phone-step-3">
         <h2 id="phone-step-3">{t('phone.step3_title')}</h2>
         <p>{t('phone.step3_body')}</p>
-        <Button type="primary" onClick={finish}>
+        <Button type="primary" onClick={() => void finish()} loading={finishing}>
           {t('phone.finish')}
         </Button>
       </section>

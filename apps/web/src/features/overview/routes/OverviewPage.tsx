@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Alert } from 'antd';
 import type { Device } from '@mfa-portal/shared';
 import { hasMfaData, useMfaData, useUser } from '../../../shell/contexts';
+import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
 import { MAIN_ROUTES } from '../../../lib/routes';
 import { useCanChangeOwnMfa } from '../../../lib/self-service';
 import { ProtectedAccountNote } from '../../../lib/ui/ProtectedAccountNote';
@@ -12,16 +13,24 @@ import { Page } from '../../../lib/ui/Page';
 import { DeviceActions, useDevices } from '../../devices';
 import { DeviceList } from '../components/DeviceList';
 
-/** Whether the user could still sign in after losing one device, and what to add if not. */
+/**
+ * Whether the user could still sign in after losing one device, and what to add if not: the kinds the
+ * organisation's MFA service takes (asked only then), e.g. no authenticator app on Duo but a phone.
+ */
 function Readiness({ devices }: { devices: readonly Device[] }) {
   const { t } = useTranslation('main');
   const count = devices.length;
+  const capabilities = useCapabilities({ enabled: count <= 1 }).data;
+  const totp = capabilities?.totp ?? false;
   const links = (
     <span className="inline-links">
-      <Link to={MAIN_ROUTES.addAuthenticator}>{t('readiness.add_authenticator')}</Link>
-      <Link to={MAIN_ROUTES.addToken}>{t('readiness.add_token')}</Link>
+      {totp ? <Link to={MAIN_ROUTES.addAuthenticator}>{t('readiness.add_authenticator')}</Link> : null}
+      {capabilities?.phones && !totp ? <Link to={MAIN_ROUTES.addPhone}>{t('readiness.add_phone')}</Link> : null}
+      {capabilities?.hardwareTokens ? <Link to={MAIN_ROUTES.addToken}>{t('readiness.add_token')}</Link> : null}
     </span>
   );
+  // Until the service's capabilities are known, the advice names no kind of device.
+  const variant = !capabilities ? '_any' : totp ? '' : '_no_authenticator';
   if (count === 0) {
     return (
       <Alert
@@ -31,7 +40,7 @@ function Readiness({ devices }: { devices: readonly Device[] }) {
         title={t('readiness.none_title')}
         description={
           <>
-            {t('readiness.none_body')} {links}
+            {t(`readiness.none_body${variant}`)} {links}
           </>
         }
       />
@@ -46,7 +55,7 @@ function Readiness({ devices }: { devices: readonly Device[] }) {
         title={t('readiness.one_title')}
         description={
           <>
-            {t('readiness.one_body', { name: devices[0]?.name ?? '' })} {links}
+            {t(`readiness.one_body${variant}`, { name: devices[0]?.name ?? '' })} {links}
           </>
         }
       />
