@@ -7,6 +7,7 @@ import { buildMsalConfig } from './msal-config';
 import { toProblem } from './problem';
 import { account, apiInfo, clientInfo, profile, settings } from '../test/fixtures';
 import { renderApp } from '../test/render';
+import { capabilitiesOf } from '../lib/test/fake-api';
 
 async function createClient(cacheLocation: 'sessionStorage' | 'memoryStorage' = 'sessionStorage') {
   const instance = new PublicClientApplication(buildMsalConfig({ ...clientInfo, cacheLocation }));
@@ -26,14 +27,14 @@ async function signedInClient() {
 }
 
 /** fetch stub for /account/getuserinfo that honours AbortSignal like the real one. */
-function stubProfileFetch(answer: () => Response | Promise<Response>) {
+function stubProfileFetch(answer: (url: string) => Response | Promise<Response>) {
   const fetchStub = vi.fn((_url: RequestInfo | URL, init?: RequestInit) => {
     return new Promise<Response>((resolve, reject) => {
       const signal = init?.signal;
       if (signal?.aborted) return reject(new DOMException('Aborted', 'AbortError'));
       signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
       void Promise.resolve()
-        .then(answer)
+        .then(() => answer(String(_url)))
         .then((r) => setTimeout(() => resolve(r), 5));
     });
   });
@@ -138,18 +139,29 @@ describe('sign-in', () => {
 describe('token and profile', () => {
   it('acquires the API token silently, loads the profile once and shows the main application', async () => {
     const { instance, silent, redirect } = await signedInClient();
-    const fetchStub = stubProfileFetch(() => json(profile()));
+    // The main application may ask the API for more (e.g. the provider's capabilities): each such call
+    // takes its own token from MSAL's cache, on top of the shell's one acquisition.
+    const fetchStub = stubProfileFetch((url) =>
+      url.includes('/api/me/capabilities') ? json(capabilitiesOf('builtin')) : json(profile()),
+    );
 
     await renderApp({ path: '/', instance });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Hello, Bob' })).toBeInTheDocument();
-    // once, although StrictMode mounts effects twice
-    expect(silent).toHaveBeenCalledTimes(1);
-    expect(silent).toHaveBeenCalledWith({ scopes: [apiInfo.scope], account, redirectUri: clientInfo.silentRedirectUri });
+    const profileCalls = fetchStub.mock.calls.filter(([u]) => String(u).startsWith('/account/getuserinfo'));
+    const apiCalls = fetchStub.mock.calls.filter(([u]) => String(u).includes('/api/'));
+    expect(fetchStub).toHaveBeenCalledTimes(profileCalls.length + apiCalls.length);
+    // the shell acquires once before loading the profile, although StrictMode mounts effects twice;
+    // later acquisitions are the main application's API calls (from MSAL's cache)
+    const profileOrder = fetchStub.mock.invocationCallOrder[0]!;
+    expect(silent.mock.invocationCallOrder.filter((order) => order < profileOrder)).toHaveLength(1);
+    expect(silent).toHaveBeenNthCalledWith(1, { scopes: [apiInfo.scope], account, redirectUri: clientInfo.silentRedirectUri });
+    if (apiCalls.length === 0) expect(silent).toHaveBeenCalledTimes(1);
     expect(redirect).not.toHaveBeenCalled();
 
-    expect(fetchStub).toHaveBeenCalledTimes(1);
-    const [url, init] = fetchStub.mock.calls[0]!;
+    expect(profileCalls).toHaveLength(1);
+    expect(fetchStub.mock.calls[0]).toBe(profileCalls[0]);
+    const [url, init] = profileCalls[0]!;
     expect(String(url)).toMatch(/^\/account\/getuserinfo\?/);
     const headers = new Headers(init?.headers);
     expect(headers.get('authorization')).toBe('Bearer api-token');
