@@ -8,9 +8,9 @@ import { expectAccessible, pressButton, typeInto, watchCsp } from './support/por
  * The audit log as admin@ (Solution Administrator) sees it: an import of tokens (on Duo, which keeps
  * the token inventory itself, a bypass code issued for helpdesk@, a protected account) is recorded with its
  * ticket, the filters find it, the CSV export of the same filter contains it, and "Verify the chain"
- * reports the log intact. (Tampering with a row in the database is shown by the server integration
- * test `admin.int.test.ts` › "verifies the chain, and reports the first broken link after tampering
- * in SQL": the e2e server holds its PGlite database in its own process.)
+ * reports the log intact. Tampering with a row in the database is shown by admin-audit-tamper.spec.ts
+ * (its own portal, whose database files the test edits between two runs) and by the server
+ * integration test `admin.int.test.ts`.
  */
 const ADMIN = 'admin@example.com';
 const TICKET = 'AUD-3001';

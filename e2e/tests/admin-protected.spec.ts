@@ -63,3 +63,22 @@ test('staff do not see the administration area, and its addresses say it is not 
   await expect(page.getByRole('heading', { level: 1, name: 'Not available for your role' })).toBeVisible();
   await expectAccessible(page, 'the administration area refused to staff');
 });
+
+test('every administration screen fits 360 px and passes axe', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openSignedIn(page, 'admin@example.com');
+  for (const path of [
+    '/admin/users?q=example.com',
+    '/admin/users/erin%40example.com/',
+    '/admin/users/erin%40example.com/lost-device',
+    '/admin/tokens',
+    '/admin/audit',
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /^Loading|Searching/ })).toHaveCount(0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `horizontal scrolling on ${path} at 360 px`).toBeLessThanOrEqual(0);
+    await expectAccessible(page, `${path} at 360 px`);
+  }
+});

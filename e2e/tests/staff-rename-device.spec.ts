@@ -5,14 +5,14 @@ import { claimToken, expectAccessible, followLink, pressButton, watchCsp } from 
 /**
  * Renaming a device with the keyboard. dave@ starts with no device and claims a demo token first. On
  * Duo, whose hardware tokens have no name, he renames the phone the Duo stand-in gives him instead
- * (apps/server/test/duo/portal-on-standin.ts; with it the token D100-0007 for signing in).
+ * (apps/server/test/duo/portal-on-standin.ts; with it the token D100-0010 for signing in).
  */
 const DAVE = 'dave@example.com';
 const START = onDuo ? 'Work mobile' : 'Duo token';
 
 test('dave renames his token, and the activity records it', { tag: '@both' }, async ({ page }) => {
   const csp = watchCsp(page);
-  if (onDuo) rememberAuthenticator(DAVE, { kind: 'hotp', serial: 'D100-0007', nextCounter: 0 });
+  if (onDuo) rememberAuthenticator(DAVE, { kind: 'hotp', serial: 'D100-0010', nextCounter: 0 });
   await openSignedIn(page, DAVE);
   if (!onDuo) await claimToken(page, DAVE, { serial: 'D100-0003', counter: 0, name: START });
   const card = page.getByRole('article', { name: START });

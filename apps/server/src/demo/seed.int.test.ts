@@ -28,6 +28,7 @@ describe('seedDemoStaff', () => {
       ['frank@example.com', 'frank@example.com', 'Frank', 'Fisher', []],
       ['grace@example.com', 'grace@example.com', 'Grace', 'Green', []],
       ['helpdesk@example.com', 'helpdesk@example.com', 'Hana', 'Helpdesk', ['Helpdesk Administrator']],
+      ['ivan@example.com', 'ivan@example.com', 'Ivan', 'Ives', []],
       ['nomfa@example.com', 'nomfa@example.com', 'Nora', 'Nomfa', []],
     ]);
     expect(await verifyPassword('first-password', accounts[0]!.password_hash)).toBe(true);
@@ -50,6 +51,7 @@ describe('seedDemoStaff', () => {
       { username: 'frank@example.com', status: 'active', status_reason: null, real_name: 'Frank Fisher' },
       { username: 'grace@example.com', status: 'active', status_reason: null, real_name: 'Grace Green' },
       { username: 'helpdesk@example.com', status: 'active', status_reason: null, real_name: 'Hana Helpdesk' },
+      { username: 'ivan@example.com', status: 'active', status_reason: null, real_name: 'Ivan Ives' },
     ]);
   });
 
@@ -85,8 +87,14 @@ describe('seedDemoStaff', () => {
       },
     ]);
     // Protected accounts cannot add a factor themselves: they start with a demo token they can sign in with.
-    expect(of('helpdesk@example.com').map((d) => [d.kind, d.serial])).toEqual([['phone', null], ['hardware_token', 'D100-0005']]);
-    expect(of('admin@example.com').map((d) => [d.kind, d.serial])).toEqual([['phone', null], ['hardware_token', 'D100-0006']]);
+    expect(of('helpdesk@example.com').map((d) => [d.kind, d.serial])).toEqual([
+      ['phone', null],
+      ['hardware_token', 'D100-0005'],
+    ]);
+    expect(of('admin@example.com').map((d) => [d.kind, d.serial])).toEqual([
+      ['phone', null],
+      ['hardware_token', 'D100-0006'],
+    ]);
     expect(of('alice@example.com')).toEqual([]);
     expect(of('disabled@example.com')).toEqual([]);
   });

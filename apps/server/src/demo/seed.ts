@@ -97,6 +97,8 @@ export const DEMO_STAFF: readonly DemoStaffMember[] = [
     roles: [],
     mfa: { status: 'active', devices: [phone('Lost phone', '+15555550127', 'Android'), d100('D100-0007')] },
   },
+  // The self-service lost-device journey (e2e/tests/staff-lost-device.spec.ts): ivan starts with no device.
+  { email: 'ivan@example.com', givenName: 'Ivan', familyName: 'Ives', roles: [], mfa: { status: 'active', devices: [] } },
 ];
 
 /** Seeds the demo staff on the first start; does nothing on later starts. */

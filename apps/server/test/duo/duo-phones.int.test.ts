@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  ADMIN_IDENTITY_CHECK_FRESH_SECONDS,
+  adminLostDeviceProgressSchema,
   adminVerifyPushResponseSchema,
   adminVerifyPushStatusSchema,
   deviceSchema,
@@ -319,6 +321,39 @@ describe('helpdesk verification push on Duo', () => {
     );
     expect(status).toMatchObject({ state: 'denied', verified: false });
     expect((await auditEvents(m.db, 'admin.user.verify_identity')).at(-1)).toMatchObject({ outcome: 'failure', reason: 'push.denied' });
+  });
+
+  it("counts an approved push in the lost-device progress like a right passcode (this administrator's only); a denied one not", async () => {
+    advance(ADMIN_IDENTITY_CHECK_FRESH_SECONDS + 60); // the checks of the tests above are no longer recent
+    const checkOf = async (who: typeof HELPDESK) => {
+      const res = await callAs(m, who, 'GET', `/api/admin/users/${BOB}/lost-device`);
+      expect(res.statusCode, res.body).toBe(200);
+      return adminLostDeviceProgressSchema.parse(res.json()).identityCheck;
+    };
+    const pushAnswered = async (answer: 'approve' | 'deny') => {
+      const res = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${BOB}/verify-identity/push`, { deviceId: bobPhone });
+      expect(res.statusCode, res.body).toBe(202);
+      const push = adminVerifyPushResponseSchema.parse(res.json());
+      // Still waiting: nothing counts yet.
+      expect(await checkOf(HELPDESK)).toBeNull();
+      standin.answerVerificationPush([...standin.verificationPushes.values()].at(-1)!.push_id, answer);
+      return adminVerifyPushStatusSchema.parse(
+        (await callAs(m, HELPDESK, 'GET', `/api/admin/users/${BOB}/verify-identity/push/${push.txid}`)).json(),
+      );
+    };
+    expect(await checkOf(HELPDESK)).toBeNull();
+    expect(await pushAnswered('deny')).toMatchObject({ state: 'denied', verified: false });
+    expect(await checkOf(HELPDESK)).toBeNull();
+    const approved = await pushAnswered('approve');
+    expect(approved).toMatchObject({ state: 'approved', verified: true });
+    const check = await checkOf(HELPDESK);
+    expect(check).toMatchObject({ deviceId: bobPhone });
+    expect(Date.parse(check!.checkedAt)).toBeGreaterThanOrEqual(Date.parse(approved.startedAt));
+    // Another administrator did not verify the caller.
+    expect(await checkOf(ADMIN)).toBeNull();
+    // No longer recent after ADMIN_IDENTITY_CHECK_FRESH_SECONDS, as a passcode check.
+    advance(ADMIN_IDENTITY_CHECK_FRESH_SECONDS + 1);
+    expect(await checkOf(HELPDESK)).toBeNull();
   });
 
   it("a push to a hardware token, or to another user's phone, is refused", async () => {

@@ -32,7 +32,14 @@ describe('seedDuoDemoStaff', () => {
     }
     expect(standin.user('disabled@example.com').status).toBe('disabled');
     expect(devicesOf('alice@example.com')).toEqual({ phones: [], tokens: [] });
-    expect(devicesOf('dave@example.com')).toEqual({ phones: ['Work mobile'], tokens: ['D100-0007'] });
+    expect(devicesOf('dave@example.com')).toEqual({ phones: ['Work mobile'], tokens: ['D100-0010'] });
+  });
+
+  it('gives every token and every phone number to one user only', () => {
+    const serials = [...standin.tokens.values()].map((t) => t.serial);
+    expect(new Set(serials).size).toBe(serials.length);
+    const numbers = [...standin.phones.values()].map((p) => p.number);
+    expect(new Set(numbers).size).toBe(numbers.length);
   });
 
   it('gives the demo tokens their published seeds, so the journeys compute the same codes as on builtin', () => {
@@ -46,6 +53,7 @@ describe('seedDuoDemoStaff', () => {
       'D100-0007',
       'D100-0008',
       'D100-0009',
+      'D100-0010',
     ]) {
       expect(standin.tokenCodes(serial, 2)).toEqual([hotpCode(demoTokenSeed(serial), 0), hotpCode(demoTokenSeed(serial), 1)]);
     }

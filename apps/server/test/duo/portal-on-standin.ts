@@ -64,10 +64,10 @@ export function seedDuoDemoStaff(standin: DuoStandin): void {
   // D100-0009: grace's new device in the lost-device journey on Duo (likewise).
   for (const serial of ['D100-0002', 'D100-0003', 'D100-0008', 'D100-0009']) standin.addToken({ serial, seed: demoTokenSeed(serial) });
   // Duo's hardware tokens have no name: dave's rename journey renames a phone, which he has only here
-  // (with the demo token D100-0007, whose codes the journey gives at sign-in).
+  // (with the token D100-0010, whose codes the journey gives at sign-in; D100-0007 is grace's).
   const dave = standin.user('dave@example.com').user_id;
-  standin.addPhone({ userId: dave, number: '+15555550127', name: 'Work mobile', activated: true });
-  standin.addToken({ serial: 'D100-0007', userId: dave, seed: demoTokenSeed('D100-0007') });
+  standin.addPhone({ userId: dave, number: '+15555550129', name: 'Work mobile', activated: true });
+  standin.addToken({ serial: 'D100-0010', userId: dave, seed: demoTokenSeed('D100-0010') });
 }
 
 async function main(): Promise<void> {

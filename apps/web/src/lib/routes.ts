@@ -5,6 +5,8 @@ export const MAIN_ROUTES = {
   addAuthenticator: '/devices/add/authenticator',
   addToken: '/devices/add/token',
   addPhone: '/devices/add/phone',
+  /** The self-service lost-device wizard (staff who can still sign in). */
+  lostDevice: '/devices/lost',
   bypassCodes: '/bypass-codes',
   activity: '/activity',
   help: '/help',
@@ -24,3 +26,9 @@ export const ADMIN_ROUTES = {
   tokens: '/admin/tokens',
   audit: '/admin/audit',
 } as const;
+
+/** Where an "add a device" page goes once the device is added: back to the page that sent the user there, or the overview. */
+export function returnPathOf(state: unknown): string {
+  const to = (state as { returnTo?: unknown } | null)?.returnTo;
+  return to === MAIN_ROUTES.lostDevice ? to : MAIN_ROUTES.overview;
+}

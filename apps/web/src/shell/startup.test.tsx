@@ -109,6 +109,9 @@ describe('start-up', () => {
         return instance;
       },
     });
-    expect(result).toMatchObject({ kind: 'ready', redirectProblem: { code: 'access_denied', message: 'mfa.user_disabled: Disabled by the security team' } });
+    expect(result).toMatchObject({
+      kind: 'ready',
+      redirectProblem: { code: 'access_denied', message: 'mfa.user_disabled: Disabled by the security team' },
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link, Route, Routes } from 'react-router';
+import { Link, Navigate, Route, Routes } from 'react-router';
 import { Alert } from 'antd';
 import { ADMIN_ROUTES } from '../../lib/routes';
 import { RequireRole } from '../../lib/ui/RequireRole';
@@ -36,7 +36,7 @@ export default function AdminArea() {
     <>
       <AdminNav />
       <Routes>
-        <Route index element={<UserSearchPage />} />
+        <Route index element={<Navigate to={ADMIN_ROUTES.users} replace />} />
         <Route path="users" element={<UserSearchPage />} />
         <Route path="users/:upn" element={<UserPage />} />
         <Route path="users/:upn/lost-device" element={<LostDevicePage />} />

@@ -20,6 +20,7 @@ import { loadAdminArea } from '../admin';
 import { BypassCodesPage } from '../bypass-codes';
 import { AddAuthenticatorPage, AddDevicePage, AddTokenPage, loadAddPhonePage } from '../devices';
 import { HelpPage } from '../help';
+import { LostDevicePage } from './routes/LostDevicePage';
 import { OverviewPage } from './routes/OverviewPage';
 import './overview.css';
 
@@ -69,6 +70,14 @@ function MainRoutes() {
             <Suspense fallback={<Loading label={t('loading_page')} />}>
               <AddPhonePage />
             </Suspense>
+          </RequireSelfService>
+        }
+      />
+      <Route
+        path={MAIN_ROUTES.lostDevice}
+        element={
+          <RequireSelfService>
+            <LostDevicePage />
           </RequireSelfService>
         }
       />

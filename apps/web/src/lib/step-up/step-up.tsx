@@ -76,3 +76,8 @@ export function useWithStepUp(): <T>(action: () => Promise<T>) => Promise<T> {
     [requestStepUp],
   );
 }
+
+/** Opens the "Confirm it is you" dialog; resolves true once the user verified, false if they cancelled. */
+export function useRequestStepUp(): RequestStepUp {
+  return useContext(StepUpContext);
+}

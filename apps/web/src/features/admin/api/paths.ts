@@ -5,6 +5,8 @@ export const ADMIN_API = {
   users: '/api/admin/users',
   user,
   verifyIdentity: (upn: string) => `${user(upn)}/verify-identity`,
+  verifyIdentityPush: (upn: string) => `${user(upn)}/verify-identity/push`,
+  verifyIdentityPushStatus: (upn: string, txid: string) => `${user(upn)}/verify-identity/push/${encodeURIComponent(txid)}`,
   bypassCodes: (upn: string) => `${user(upn)}/bypass-codes`,
   device: (upn: string, id: string) => `${user(upn)}/devices/${encodeURIComponent(id)}`,
   deviceResync: (upn: string, id: string) => `${user(upn)}/devices/${encodeURIComponent(id)}/resync`,

@@ -8,6 +8,8 @@ export const adminKeys = {
   user: (upn: string) => ['admin', 'user', upn.toLowerCase()] as const,
   userDetail: (upn: string) => ['admin', 'user', upn.toLowerCase(), 'detail'] as const,
   lostDevice: (upn: string) => ['admin', 'user', upn.toLowerCase(), 'lost-device'] as const,
+  /** Outside the user's prefix: refreshing their page after the answer does not ask about the push again. */
+  verifyPush: (upn: string, txid: string) => ['admin', 'verify-push', upn.toLowerCase(), txid] as const,
   tokens: (q: string, status: string) => ['admin', 'tokens', q, status] as const,
   allTokens: ['admin', 'tokens'] as const,
   audit: (filter: object) => ['admin', 'audit', filter] as const,

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { usePortalRole } from '../../../lib/roles';
-import { ADMIN_ROUTES, MAIN_ROUTES } from '../../../lib/routes';
+import { ADMIN_ROUTES } from '../../../lib/routes';
 
 /**
  * The administration area's own navigation: users for every administrator; the token inventory and
@@ -11,7 +11,7 @@ export function AdminNav() {
   const { t } = useTranslation('admin');
   const role = usePortalRole();
   const items = [
-    { to: ADMIN_ROUTES.users, label: t('nav.users'), also: MAIN_ROUTES.admin },
+    { to: ADMIN_ROUTES.users, label: t('nav.users') },
     ...(role === 'solution_admin'
       ? [
           { to: ADMIN_ROUTES.tokens, label: t('nav.tokens') },

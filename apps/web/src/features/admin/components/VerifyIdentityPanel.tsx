@@ -3,9 +3,11 @@ import { Alert, Button, Form, Input } from 'antd';
 import type { AdminLostDeviceProgress, Device } from '@mfa-portal/shared';
 import { formatTime } from '../../../lib/ui/format';
 import { NativeSelect } from '../../../lib/ui/NativeSelect';
+import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
 import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
 import { useVerifyIdentity } from '../api/verify-identity';
 import { AdminErrorAlert } from './AdminErrorAlert';
+import { pushPhones, VerifyPushPanel } from './VerifyPushPanel';
 
 /** Devices that can show a passcode (authenticator apps, hardware tokens, phones with the passcode capability). */
 export const passcodeDevices = (devices: readonly Device[]) => devices.filter((d) => d.capabilities.includes('passcode'));
@@ -19,8 +21,10 @@ export const deviceChoiceLabel = (d: Pick<Device, 'name' | 'serial'>): string =>
 
 /**
  * "Is it really them?": the caller reads a passcode from one of their devices and the server checks
- * it (the attempt and its result are audited). The latest successful check by this administrator
- * (from the server, so it survives a reload) is shown above the form.
+ * it (the attempt and its result are audited). Where the MFA service can send pushes and the user has
+ * a phone that takes them, a verification push is offered too (see VerifyPushPanel); an approval
+ * counts exactly as a right passcode. The latest successful check by this administrator (from the
+ * server, so it survives a reload) is shown above the form.
  */
 export function VerifyIdentityPanel({
   upn,
@@ -30,6 +34,8 @@ export function VerifyIdentityPanel({
   onVerified,
   formName = 'verify-identity',
   showLastCheck = true,
+  offerPush = true,
+  pushDeviceHelp,
 }: {
   upn: string;
   devices: readonly Device[];
@@ -40,11 +46,19 @@ export function VerifyIdentityPanel({
   formName?: string;
   /** Show the caller's latest check above the form (not when testing a new device). */
   showLastCheck?: boolean;
+  /** Offer a verification push too, where the MFA service can send one (not when testing a new device). */
+  offerPush?: boolean;
+  /** Help under the push's phone list. */
+  pushDeviceHelp?: string;
 }) {
   const { t, i18n } = useTranslation(['admin', 'errors']);
   const [form] = Form.useForm<{ deviceId: string; code: string }>();
   const verify = useVerifyIdentity(upn);
   const usable = passcodeDevices(devices);
+  const phones = offerPush ? pushPhones(devices) : [];
+  // Asked only when there is a phone to push to; until the answer, no push is offered.
+  const capabilities = useCapabilities({ enabled: phones.length > 0 && !disabledReason });
+  const canPush = phones.length > 0 && capabilities.data?.push === true;
   const language = i18n.resolvedLanguage;
   const nameOf = (id: string | null) => devices.find((d) => d.id === id)?.name ?? t('admin:verify.a_device');
 
@@ -71,14 +85,23 @@ export function VerifyIdentityPanel({
       ) : (
         <p className="form-note">{t('admin:verify.not_yet')}</p>
       )}
+      {canPush ? (
+        <h3 id={`${formName}-code-heading`} className="verify-way__title">
+          {t('admin:verify.code_heading')}
+        </h3>
+      ) : null}
       {usable.length === 0 ? (
-        <Alert
-          role="note"
-          type="warning"
-          showIcon
-          title={t('admin:verify.no_device_title')}
-          description={t('admin:verify.no_device_body')}
-        />
+        canPush ? (
+          <p>{t('admin:verify.no_code_device')}</p>
+        ) : (
+          <Alert
+            role="note"
+            type="warning"
+            showIcon
+            title={t('admin:verify.no_device_title')}
+            description={t('admin:verify.no_device_body')}
+          />
+        )
       ) : (
         <Form
           name={formName}
@@ -123,6 +146,14 @@ export function VerifyIdentityPanel({
         ) : null}
       </div>
       {verify.error ? <AdminErrorAlert error={verify.error} title={t('admin:verify.failed')} className="after-form" /> : null}
+      {canPush ? (
+        <section className="verify-way" aria-labelledby={`${formName}-push-heading`}>
+          <h3 id={`${formName}-push-heading`} className="verify-way__title">
+            {t('admin:verify.push_heading')}
+          </h3>
+          <VerifyPushPanel upn={upn} phones={phones} formName={`${formName}-push`} deviceHelp={pushDeviceHelp} onVerified={onVerified} />
+        </section>
+      ) : null}
     </>
   );
 }

@@ -154,9 +154,10 @@ function CodeSummary({
         await report.mutateAsync({
           deviceId: kase.removedDevice.id,
           validitySeconds: LOST_DEVICE_MAX_VALIDITY_SECONDS,
+          // The removal is already done (the server skips it); the case's own reason and ticket go with the new code.
           confirmLastDevice: true,
-          reason: kase.reason ?? t('wizard.code.reissue_reason'),
-          ticket: kase.ticket ?? 'lost-device',
+          reason: kase.reason ?? '',
+          ticket: kase.ticket ?? '',
         }),
       );
     } catch {
@@ -266,6 +267,7 @@ function Wizard({ upn, detail, progress }: { upn: string; detail: AdminUserDetai
                 identityCheck={progress.identityCheck}
                 disabledReason={null}
                 formName="wizard-verify"
+                pushDeviceHelp={t('wizard.verify.push_help')}
               />
               <div className="other-way">
                 <p className="form-note">{t('wizard.verify.other_way_intro')}</p>
@@ -314,6 +316,8 @@ function Wizard({ upn, detail, progress }: { upn: string; detail: AdminUserDetai
                 disabledReason={null}
                 formName="wizard-test"
                 showLastCheck={false}
+                // The server counts a code of the new device as its test (an mfa.verify event), not a push.
+                offerPush={false}
               />
             </>
           ) : null}

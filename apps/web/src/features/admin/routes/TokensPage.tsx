@@ -202,7 +202,7 @@ export function TokensPage() {
         <Form
           name="token-search"
           form={form}
-          layout="inline"
+          layout="vertical"
           requiredMark={false}
           initialValues={{ q, status }}
           onFinish={(v) => setParams({ ...(v.q?.trim() ? { q: v.q.trim() } : {}), ...(v.status ? { status: v.status } : {}) })}

@@ -38,7 +38,7 @@ function useActionGate(detail: AdminUserDetail) {
   };
 }
 
-/** A button for an action the policy may refuse: disabled, with the reason beside it, when it does. */
+/** A button for an action the policy may refuse: disabled when it does (the page's note above says why). */
 function GatedButton({
   reason,
   onClick,

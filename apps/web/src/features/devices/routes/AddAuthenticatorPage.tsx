@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Button, Form, Input } from 'antd';
 import { DEVICE_NAME_MAX_LENGTH, type TotpEnrolmentResponse } from '@mfa-portal/shared';
 import { isApiError } from '../../../lib/api/api-error';
-import { MAIN_ROUTES } from '../../../lib/routes';
+import { returnPathOf } from '../../../lib/routes';
 import { isStepUpCancelled } from '../../../lib/step-up/step-up';
 import { CopyButton } from '../../../lib/ui/CopyButton';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
@@ -94,6 +94,7 @@ function ConfirmStep({ enrolment, onRestart }: { enrolment: TotpEnrolmentRespons
   const { t } = useTranslation('devices');
   const confirm = useConfirmAuthenticatorEnrolment();
   const navigate = useNavigate();
+  const location = useLocation();
   const { showSuccess } = useFlash();
   // Field ids are `<form name>_<field>`: unique on the page, even with another form open behind.
   const formId = 'confirm-authenticator';
@@ -105,7 +106,7 @@ function ConfirmStep({ enrolment, onRestart }: { enrolment: TotpEnrolmentRespons
         code: normaliseOtp(values.code),
       });
       showSuccess(t('authenticator.done', { name: device.name }));
-      void navigate(MAIN_ROUTES.overview);
+      void navigate(returnPathOf(location.state));
     } catch {
       // shown below from confirm.error
     }

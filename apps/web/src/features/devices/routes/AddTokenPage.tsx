@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Button, Form, Input } from 'antd';
 import { DEVICE_NAME_MAX_LENGTH, HARDWARE_TOKEN_TYPES } from '@mfa-portal/shared';
-import { MAIN_ROUTES } from '../../../lib/routes';
+import { returnPathOf } from '../../../lib/routes';
 import { isStepUpCancelled } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { useFlash } from '../../../lib/ui/flash';
@@ -28,6 +28,7 @@ export function AddTokenPage() {
   const { t } = useTranslation('devices');
   const claim = useClaimHardwareToken();
   const navigate = useNavigate();
+  const location = useLocation();
   const { showSuccess } = useFlash();
   const submit = async (values: ClaimForm) => {
     const name = values.name?.trim();
@@ -38,7 +39,7 @@ export function AddTokenPage() {
         ...(name ? { name } : {}),
       });
       showSuccess(t('token.done', { name: device.name }));
-      void navigate(MAIN_ROUTES.overview);
+      void navigate(returnPathOf(location.state));
     } catch {
       // shown below from claim.error
     }

@@ -95,9 +95,12 @@ export function OverviewPage({ unknownAddress = false }: { unknownAddress?: bool
         <div className="section__header">
           <h2 id="devices-heading">{t('devices.heading')}</h2>
           {canChange ? (
-            <Link className="button button--primary" to={MAIN_ROUTES.addDevice}>
-              {t('devices.add')}
-            </Link>
+            <span className="inline-links">
+              {devices.length > 0 ? <Link to={MAIN_ROUTES.lostDevice}>{t('devices:lost.link')}</Link> : null}
+              <Link className="button button--primary" to={MAIN_ROUTES.addDevice}>
+                {t('devices.add')}
+              </Link>
+            </span>
           ) : null}
         </div>
         {canChange ? null : <ProtectedAccountNote />}

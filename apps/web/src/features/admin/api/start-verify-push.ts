@@ -1,0 +1,18 @@
+import { useMutation } from '@tanstack/react-query';
+import { adminVerifyPushResponseSchema, type AdminVerifyPushResponse } from '@mfa-portal/shared';
+import { useApiClient, type ApiClient } from '../../../lib/api/api-client';
+import { ADMIN_API } from './paths';
+
+/**
+ * POST /api/admin/users/:upn/verify-identity/push (202): sends a verification push to one of the user's
+ * phones. The answer carries the confirmation code the phone shows (the caller reads it back); then
+ * poll the push's state. Refused with 409 `mfa.not_supported_by_provider` where pushes cannot be sent.
+ */
+export function startVerifyPush(api: ApiClient, upn: string, deviceId: string): Promise<AdminVerifyPushResponse> {
+  return api.request(ADMIN_API.verifyIdentityPush(upn), { method: 'POST', body: { deviceId }, schema: adminVerifyPushResponseSchema });
+}
+
+export function useStartVerifyPush(upn: string) {
+  const api = useApiClient();
+  return useMutation({ mutationFn: (deviceId: string) => startVerifyPush(api, upn, deviceId) });
+}

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { PGlite } from '@electric-sql/pglite';
+import { answerPasscode, DEMO_PASSWORD, demoTokenSeed, hotp, signInAt } from './helpers';
+import { expectAccessible, pressButton, watchCsp } from './support/portal';
+
+/**
+ * Tampering with the audit log in the database is detected, end to end. The shared e2e server holds
+ * its PGlite database inside its own process, so this journey runs a portal of its own (the same
+ * server.ts, its own data directory and port): events are made through the browser, the server is
+ * stopped, one row is edited straight in the database files, the server is started again on them, and
+ * "Verify the chain" in the administration area names the edited event as the first broken link.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 8643) + 57;
+const BASE = `https://localhost:${PORT}/`;
+const ADMIN = 'admin@example.com';
+const ADMIN_TOKEN = 'D100-0006';
+const serverEntry = path.join(import.meta.dirname, '..', '..', 'apps', 'server', 'src', 'server.ts');
+
+let dataDir: string;
+let server: ChildProcess | undefined;
+let counter = 0;
+const nextAdminCode = () => hotp(demoTokenSeed(ADMIN_TOKEN), counter++);
+
+async function startServer(): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    cwd: path.dirname(serverEntry),
+    env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', DEMO_PASSWORD },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  server = child;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the portal exited (${child.exitCode}): ${output}`);
+    if ((await statusOf(`${BASE}settings/APIInfo`)) === 200) return;
+    if (Date.now() > deadline) throw new Error(`the portal did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The status of a GET, or 0 when nothing answers (the certificate is the portal's self-signed one). */
+function statusOf(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = https.get(url, { rejectUnauthorized: false, timeout: 2_000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(0));
+  });
+}
+
+async function stopServer(): Promise<void> {
+  const child = server;
+  server = undefined;
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function signedInAdmin(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: BASE, ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  await page.goto('/admin/audit');
+  await signInAt(page, ADMIN, DEMO_PASSWORD, { secondFactor: 'none' });
+  await answerPasscode(page, nextAdminCode());
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
+  return page;
+}
+
+test.beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-e2e-tamper-'));
+  await startServer();
+});
+
+test.afterAll(async () => {
+  await stopServer();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('an audit row edited in the database is reported as the first broken link', async ({ browser }) => {
+  test.setTimeout(180_000);
+  let tamperedId = '';
+
+  await test.step('the log is intact after a sign-in', async () => {
+    const page = await signedInAdmin(browser);
+    await pressButton(page, 'Verify the chain');
+    await expect(page.getByText('The audit log is intact')).toBeVisible();
+    await page.context().close();
+  });
+
+  await test.step('someone with access to the database files rewrites the sign-in check', async () => {
+    await stopServer();
+    const db = await PGlite.create({ dataDir: path.join(dataDir, 'db') });
+    try {
+      const { rows } = await db.query<{ id: string }>(
+        `select id::text as id from audit_event where action = 'mfa.verify' order by id limit 1`,
+      );
+      expect(rows, 'the sign-in left an mfa.verify event').toHaveLength(1);
+      tamperedId = rows[0]!.id;
+      // The append-only trigger refuses UPDATE; whoever holds the database files can lift it.
+      await db.exec('alter table audit_event disable trigger all');
+      const updated = await db.query(`update audit_event set outcome = 'failure', reason = 'edited by hand' where id = $1::bigint`, [
+        tamperedId,
+      ]);
+      expect(updated.affectedRows).toBe(1);
+      await db.exec('alter table audit_event enable trigger all');
+    } finally {
+      await db.close();
+    }
+    await startServer();
+  });
+
+  await test.step('"Verify the chain" names the edited event', async () => {
+    const page = await signedInAdmin(browser);
+    const csp = watchCsp(page);
+    await pressButton(page, 'Verify the chain');
+    await expect(page.getByText('The audit log has been tampered with')).toBeVisible();
+    await expect(page.getByText(`The first broken link is event ${tamperedId}`, { exact: false })).toBeVisible();
+    await expectAccessible(page, 'the chain reported broken');
+    expect(csp.violations()).toEqual([]);
+    await page.context().close();
+  });
+});
