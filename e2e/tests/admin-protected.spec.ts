@@ -64,7 +64,7 @@ test('staff do not see the administration area, and its addresses say it is not 
   await expectAccessible(page, 'the administration area refused to staff');
 });
 
-test('every administration screen fits 360 px and passes axe', async ({ page }) => {
+test('every administration screen fits 360 px and passes axe', { tag: '@both' }, async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   await openSignedIn(page, 'admin@example.com');
   for (const path of [

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openSignedIn } from './helpers';
+import { openSignedIn, tokenName } from './helpers';
 import { activatePhone, answerPush, phonesOf, pushIds } from './support/duo-standin';
-import { expectAccessible, pressButton, stepUpDialog, typeInto, watchCsp } from './support/portal';
+import { expectAccessible, followLink, pressButton, stepUpDialog, typeInto, watchCsp } from './support/portal';
 
 /**
  * A phone on Duo from start to finish (issues 4 and 6; playwright.duo.config.ts only, tag @duo): bob adds
@@ -29,8 +29,21 @@ test('bob adds a phone on Duo, confirms by push, activates it and checks it with
   const csp = watchCsp(page);
   await openSignedIn(page, BOB);
 
+  // Duo keeps no name for a hardware token: it cannot be renamed (a phone can); Duo enrols no
+  // authenticator app: the choice is not offered.
+  const token = page.getByRole('article', { name: tokenName('D100-0001') });
+  await expect(token.getByRole('button', { name: `Resync “${tokenName('D100-0001')}”` })).toBeVisible();
+  await expect(page.getByRole('article', { name: 'iPhone 15' }).getByRole('button', { name: 'Rename “iPhone 15”' })).toBeVisible();
+  await expect(token.getByRole('button', { name: /^Rename/ })).toHaveCount(0);
+  await followLink(page, 'Add a device', page.getByRole('navigation', { name: 'Main' }));
+  await expect(page.getByRole('heading', { level: 1, name: 'Add a device' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Add a hardware token' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Authenticator app' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Add an authenticator app' })).toHaveCount(0);
+  await expectAccessible(page, 'the choice of devices on Duo');
+
   // 1. The number: US by default, typed in the national format, shown in E.164.
-  await page.goto('/devices/add/phone');
+  await followLink(page, 'Add a phone', page.getByRole('main'));
   await expect(page.getByRole('heading', { level: 1, name: 'Add a phone' })).toBeVisible();
   await expect(page.getByLabel('Country or region')).toHaveValue('US');
   await typeInto(page, 'Phone number', '(201) 555-0188');

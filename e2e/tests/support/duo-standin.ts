@@ -76,20 +76,31 @@ export async function answerPush(
   return waiting[0]!;
 }
 
-/** Answers the helpdesk's verification push waiting on the user's phone. Returns it (with its confirmation code). */
+/** The ids of the verification pushes Duo sent to the user so far (to tell the next one apart). */
+export const verificationPushIds = async (username: string): Promise<string[]> =>
+  (await verificationPushesOf(username)).map((p) => p.pushId);
+
+/**
+ * Answers the helpdesk's verification push just sent to the user's phone: waits until exactly one not in
+ * `before` (see {@link verificationPushIds}) waits there, then answers it. Returns it (with the
+ * confirmation code the phone shows).
+ */
 export async function answerVerificationPush(
   username: string,
   phone: string,
   result: 'approve' | 'deny' | 'fraud',
+  before: readonly string[],
 ): Promise<StandinVerificationPush> {
   let waiting: StandinVerificationPush[] = [];
   await expect
     .poll(
       async () => {
-        waiting = (await verificationPushesOf(username)).filter((p) => p.phone === phone && p.result === 'waiting');
+        waiting = (await verificationPushesOf(username)).filter(
+          (p) => p.phone === phone && p.result === 'waiting' && !before.includes(p.pushId),
+        );
         return waiting.length;
       },
-      { message: `a verification push waiting on “${phone}” of ${username}` },
+      { message: `a new verification push waiting on “${phone}” of ${username}` },
     )
     .toBe(1);
   await call<void>('POST', `/verification-pushes/${encodeURIComponent(waiting[0]!.pushId)}`, { result });

@@ -106,9 +106,13 @@ describe('add a phone (the MFA service takes phones)', () => {
     expect(screen.getByRole('link', { name: 'open the activation link' })).toHaveAttribute('href', activation.activationUrl);
     expect(screen.getByRole('link', { name: 'Open the installation page' })).toHaveAttribute('href', activation.installationUrl);
     expect(api.callsTo('GET', '/api/me/devices/p-new/activation')).toHaveLength(1);
+    // The code works for a day (Duo's default): the date is said, not only the time.
+    expect(screen.getByText(/^The code and the link work until May 2, 2025, /)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Send the link by text message' }));
-    expect(await screen.findByText(/A text message with the activation link was sent to \+44 •••• ••3456\./)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/A text message with the activation link was sent to \+44 •••• ••3456\. It works until May 2, 2025, /),
+    ).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/me/devices/p-new/activation/sms')).toHaveLength(1);
 
     // The app is set up on the phone (outside the portal): from now on the service says it takes pushes.

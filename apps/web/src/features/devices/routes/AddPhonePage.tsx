@@ -10,7 +10,7 @@ import { MAIN_ROUTES } from '../../../lib/routes';
 import { isStepUpCancelled } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { useFlash } from '../../../lib/ui/flash';
-import { formatTime } from '../../../lib/ui/format';
+import { formatDate } from '../../../lib/ui/format';
 import { Loading } from '../../../lib/ui/Loading';
 import { NativeSelect } from '../../../lib/ui/NativeSelect';
 import { Page } from '../../../lib/ui/Page';
@@ -264,7 +264,7 @@ function ActivationStep({ device, smsActivation }: { device: Device; smsActivati
             </a>
           </p>
           <p className="form-note">
-            {t('phone.activation_expires', { time: formatTime(activation.data.expiresAt, i18n.resolvedLanguage) })}
+            {t('phone.activation_expires', { time: formatDate(activation.data.expiresAt, i18n.resolvedLanguage, true) })}
           </p>
         </div>
       ) : null}
@@ -276,7 +276,10 @@ function ActivationStep({ device, smsActivation }: { device: Device; smsActivati
           <div role="status" aria-live="polite">
             {sms.isSuccess ? (
               <p>
-                {t('phone.sms_sent', { number: device.phoneNumber ?? '', time: formatTime(sms.data.expiresAt, i18n.resolvedLanguage) })}
+                {t('phone.sms_sent', {
+                  number: device.phoneNumber ?? '',
+                  time: formatDate(sms.data.expiresAt, i18n.resolvedLanguage, true),
+                })}
               </p>
             ) : null}
           </div>
