@@ -1,30 +1,15 @@
 import { useTranslation } from 'react-i18next';
-import { Button, Checkbox, Form, InputNumber } from 'antd';
-import { BYPASS_CODE_LIMITS, MAX_BYPASS_VALIDITY_SECONDS, type CreateBypassCodesResponse } from '@mfa-portal/shared';
+import { Button, Form } from 'antd';
+import type { CreateBypassCodesResponse } from '@mfa-portal/shared';
+import {
+  BYPASS_CODE_INITIAL_VALUES,
+  BypassCodeFields,
+  bypassCodeRequest,
+  type BypassCodeValues,
+} from '../../../lib/bypass-codes/BypassCodeFields';
 import { isStepUpCancelled } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
-import { NativeSelect } from '../../../lib/ui/NativeSelect';
 import { useCreateBypassCodes } from '../api/create-bypass-codes';
-
-export const VALIDITY_UNIT_SECONDS = { hours: 60 * 60, days: 24 * 60 * 60 } as const;
-export type ValidityUnit = keyof typeof VALIDITY_UNIT_SECONDS;
-/** The longest validity in days (7), from the shared limit. */
-export const MAX_VALIDITY_DAYS = MAX_BYPASS_VALIDITY_SECONDS / VALIDITY_UNIT_SECONDS.days;
-
-interface CreateForm {
-  count: number | null;
-  validityAmount: number | null;
-  validityUnit: ValidityUnit;
-  reuseCount: number | null;
-  replaceExisting: boolean;
-}
-
-const wholeNumberBetween = (min: number, max: number, message: string) => ({
-  validator: (_rule: unknown, value: number | null | undefined) =>
-    value === null || value === undefined || (Number.isInteger(value) && value >= min && value <= max)
-      ? Promise.resolve()
-      : Promise.reject(new Error(message)),
-});
 
 /**
  * How many codes (1–10), how long they stay valid (at most 7 days: anything longer is refused here,
@@ -38,18 +23,12 @@ export function CreateBypassCodesForm({
   onCreated: (result: CreateBypassCodesResponse) => void;
 }) {
   const { t } = useTranslation('bypass-codes');
-  const [form] = Form.useForm<CreateForm>();
+  const [form] = Form.useForm<BypassCodeValues>();
   const create = useCreateBypassCodes();
-  const L = BYPASS_CODE_LIMITS;
 
-  const submit = async (values: CreateForm) => {
+  const submit = async (values: BypassCodeValues) => {
     try {
-      const result = await create.mutateAsync({
-        count: values.count ?? L.minCount,
-        validitySeconds: (values.validityAmount ?? 1) * VALIDITY_UNIT_SECONDS[values.validityUnit],
-        reuseCount: values.reuseCount ?? L.minReuse,
-        replaceExisting: liveCount > 0 && values.replaceExisting,
-      });
+      const result = await create.mutateAsync(bypassCodeRequest(values, liveCount));
       form.resetFields();
       onCreated(result);
     } catch {
@@ -60,76 +39,21 @@ export function CreateBypassCodesForm({
 
   return (
     <>
-      <Form<CreateForm>
+      <Form<BypassCodeValues>
         name="create-bypass-codes"
         form={form}
         layout="vertical"
         requiredMark={false}
-        initialValues={{ count: 1, validityAmount: 1, validityUnit: 'days', reuseCount: 1, replaceExisting: false }}
+        initialValues={BYPASS_CODE_INITIAL_VALUES}
         onFinish={(values) => void submit(values)}
         className="narrow-form"
       >
-        <Form.Item
-          name="count"
-          label={t('create.count_label')}
-          extra={t('create.count_help', { min: L.minCount, max: L.maxCount })}
-          rules={[
-            { required: true, message: t('create.count_required') },
-            wholeNumberBetween(L.minCount, L.maxCount, t('create.count_range', { min: L.minCount, max: L.maxCount })),
-          ]}
-        >
-          <InputNumber inputMode="numeric" precision={0} className="number-input" />
-        </Form.Item>
-        <Form.Item label={t('create.validity_label')} extra={t('create.validity_help', { days: MAX_VALIDITY_DAYS })} required>
-          <div className="inline-fields">
-            <Form.Item
-              name="validityAmount"
-              noStyle
-              dependencies={['validityUnit']}
-              rules={[
-                { required: true, message: t('create.validity_required') },
-                ({ getFieldValue }) => ({
-                  validator: (_rule, value: number | null | undefined) => {
-                    if (value === null || value === undefined) return Promise.resolve();
-                    if (!Number.isInteger(value) || value < 1) return Promise.reject(new Error(t('create.validity_whole')));
-                    const seconds = value * VALIDITY_UNIT_SECONDS[getFieldValue('validityUnit') as ValidityUnit];
-                    return seconds > MAX_BYPASS_VALIDITY_SECONDS
-                      ? Promise.reject(new Error(t('create.validity_too_long', { days: MAX_VALIDITY_DAYS })))
-                      : Promise.resolve();
-                  },
-                }),
-              ]}
-            >
-              <InputNumber inputMode="numeric" precision={0} aria-label={t('create.validity_amount_label')} className="number-input" />
-            </Form.Item>
-            <Form.Item name="validityUnit" noStyle>
-              <NativeSelect
-                aria-label={t('create.validity_unit_label')}
-                options={[
-                  { value: 'hours', label: t('create.unit_hours') },
-                  { value: 'days', label: t('create.unit_days') },
-                ]}
-                className="unit-select"
-              />
-            </Form.Item>
-          </div>
-        </Form.Item>
-        <Form.Item
-          name="reuseCount"
-          label={t('create.uses_label')}
-          extra={t('create.uses_help')}
-          rules={[
-            { required: true, message: t('create.uses_required') },
-            wholeNumberBetween(L.minReuse, L.maxReuse, t('create.uses_range', { min: L.minReuse, max: L.maxReuse })),
-          ]}
-        >
-          <InputNumber inputMode="numeric" precision={0} className="number-input" />
-        </Form.Item>
-        {liveCount > 0 ? (
-          <Form.Item name="replaceExisting" valuePropName="checked" extra={t('create.replace_help', { count: liveCount })}>
-            <Checkbox>{t('create.replace_label')}</Checkbox>
-          </Form.Item>
-        ) : null}
+        <BypassCodeFields
+          liveCount={liveCount}
+          usesHelp={t('create.uses_help')}
+          replaceLabel={t('create.replace_label')}
+          replaceHelp={t('create.replace_help', { count: liveCount })}
+        />
         <Button type="primary" htmlType="submit" loading={create.isPending}>
           {create.isPending ? t('create.submitting') : t('create.submit')}
         </Button>
