@@ -87,8 +87,9 @@ describe('user page: bypass codes', () => {
     expect(
       await within(dialog).findByText('Bypass codes can stay valid for at most 7 days. Please choose a shorter time.'),
     ).toBeInTheDocument();
-    expect(within(dialog).getByText('Please say why you are doing this.')).toBeInTheDocument();
-    expect(within(dialog).getByText('Please enter the ticket reference.')).toBeInTheDocument();
+    // Each field's message renders on its own tick: wait for each rather than read them at once.
+    expect(await within(dialog).findByText('Please say why you are doing this.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Please enter the ticket reference.')).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText('Ticket reference'), 'not a ticket!');
     expect(await within(dialog).findByText(/A ticket reference is letters and digits/)).toBeInTheDocument();
     expect(api.callsTo('POST', `${BOB_PATH}/bypass-codes`)).toHaveLength(0);
