@@ -7,11 +7,10 @@ import {
   adminUsersResponseSchema,
   adminVerifyIdentityResponseSchema,
   createBypassCodesResponseSchema,
-  errorBodySchema,
 } from '@mfa-portal/shared';
 import { portalIdOf } from '../../src/mfa/duo/ids.js';
 import { ADMIN, BOB, callAs, HELPDESK, JUSTIFY, type Method } from '../../src/modules/admin/test-support.js';
-import { auditEvents, meTestApp, type MeTestApp } from '../../src/modules/me/test-support.js';
+import { auditEvents, errorOf, meTestApp, type MeTestApp } from '../../src/modules/me/test-support.js';
 import type { DuoStandin, StandinUser } from './duo-standin.js';
 import { duoEnv, seedDemoStaff, startStandin } from './support.js';
 
@@ -27,7 +26,6 @@ let m: MeTestApp;
 let seed: ReturnType<typeof seedDemoStaff>;
 let carol: StandinUser;
 let erin: StandinUser;
-const errorOf = (res: { json(): unknown }) => errorBodySchema.parse(res.json());
 
 /** Expects a refusal with `status`/`code` that leaves Duo's state as it was. */
 async function refusedWithoutChange(

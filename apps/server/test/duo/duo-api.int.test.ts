@@ -5,14 +5,12 @@ import {
   createBypassCodesResponseSchema,
   deviceSchema,
   devicesResponseSchema,
-  errorBodySchema,
   stepUpStatusSchema,
   testDeviceResponseSchema,
   userInfoResponseSchema,
-  type Device,
 } from '@mfa-portal/shared';
 import { portalIdOf } from '../../src/mfa/duo/ids.js';
-import { auditEvents, meTestApp, type MeTestApp } from '../../src/modules/me/test-support.js';
+import { advance, auditEvents, devicesOf, errorOf, meTestApp, type MeTestApp } from '../../src/modules/me/test-support.js';
 import type { DuoStandin } from './duo-standin.js';
 import { duoEnv, seedDemoStaff, startStandin } from './support.js';
 
@@ -28,14 +26,6 @@ let m: MeTestApp;
 let seed: ReturnType<typeof seedDemoStaff>;
 const BOB = 'bob@example.com';
 const ALICE = 'alice@example.com';
-const advance = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000);
-const errorOf = (res: { json(): unknown }) => errorBodySchema.parse(res.json());
-
-async function devicesOf(upn: string): Promise<Device[]> {
-  const res = await m.call(upn, 'GET', '/devices');
-  expect(res.statusCode).toBe(200);
-  return devicesResponseSchema.parse(res.json()).devices;
-}
 
 async function stepUpWithToken(upn: string, serial: string) {
   const [code] = standin.tokenCodes(serial, 1);
@@ -203,7 +193,7 @@ describe('POST /api/me/devices/hardware-token on Duo', () => {
 
 describe('POST /api/me/devices/:id/resync on Duo', () => {
   it('200 with three consecutive codes far ahead; 422 for wrong ones; 404 for another’s; 409 for a phone', async () => {
-    const token = (await devicesOf('carol@example.com')).find((d) => d.kind === 'hardware_token')!;
+    const token = (await devicesOf(m, 'carol@example.com')).find((d) => d.kind === 'hardware_token')!;
     const ok = await m.call('carol@example.com', 'POST', `/devices/${token.id}/resync`, { codes: standin.tokenCodes('D100-0003', 3, 300) });
     expect(ok.statusCode).toBe(200);
     expect(deviceSchema.parse(ok.json()).id).toBe(token.id);
@@ -365,7 +355,7 @@ describe('DELETE /api/me/devices/:id on Duo', () => {
     const res = await m.call(BOB, 'DELETE', `/devices/${token}?confirmLastDevice=true`);
     expect(res.statusCode).toBe(204);
     expect(standin.token('D100-0001').userIds).toEqual([]);
-    expect(await devicesOf(BOB)).toEqual([]);
+    expect(await devicesOf(m, BOB)).toEqual([]);
   });
 
   it('lets a user with no device claim the first one again without step-up', async () => {
@@ -551,7 +541,7 @@ describe('the same API with signature v5 (JSON bodies) and with wrong keys', () 
       expect((await v5.call('helpdesk@example.com', 'GET', '/devices')).statusCode).toBe(200);
       // The account, then the user, phones and tokens: four GETs, all signed v5.
       expect(standin.requests.slice(before).map((r) => r.signatureVersion)).toEqual([5, 5, 5, 5]);
-      const phone = (await devicesOf('helpdesk@example.com'))[0]!;
+      const phone = (await devicesOf(m, 'helpdesk@example.com'))[0]!;
       expect((await v5.call('helpdesk@example.com', 'PATCH', `/devices/${phone.id}`, { name: 'Pixel (work)' })).statusCode).toBe(200);
       const last = standin.requests.at(-1)!;
       expect(last).toMatchObject({

@@ -5,8 +5,6 @@ import {
   adminVerifyPushResponseSchema,
   adminVerifyPushStatusSchema,
   deviceSchema,
-  devicesResponseSchema,
-  errorBodySchema,
   phoneActivationResponseSchema,
   providerCapabilitiesSchema,
   PUSH_TIMEOUT_SECONDS,
@@ -17,7 +15,7 @@ import {
 } from '@mfa-portal/shared';
 import { portalIdOf } from '../../src/mfa/duo/ids.js';
 import { callAs, HELPDESK, ADMIN } from '../../src/modules/admin/test-support.js';
-import { auditEvents, meTestApp, type MeTestApp } from '../../src/modules/me/test-support.js';
+import { advance, auditEvents, devicesOf, errorOf, meTestApp, type MeTestApp } from '../../src/modules/me/test-support.js';
 import type { DuoStandin } from './duo-standin.js';
 import { duoEnv, seedDemoStaff, startStandin } from './support.js';
 
@@ -32,16 +30,8 @@ let m: MeTestApp;
 let seed: ReturnType<typeof seedDemoStaff>;
 const BOB = 'bob@example.com';
 const ALICE = 'alice@example.com';
-const advance = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000);
-const errorOf = (res: { json(): unknown }) => errorBodySchema.parse(res.json());
 let bobPhone: string;
 let bobToken: string;
-
-async function devicesOf(upn: string): Promise<Device[]> {
-  const res = await m.call(upn, 'GET', '/devices');
-  expect(res.statusCode).toBe(200);
-  return devicesResponseSchema.parse(res.json()).devices;
-}
 
 /** The Duo txid of the latest push to a phone (what the user's Duo Mobile would show). */
 function latestPushTo(duoPhoneId: string): string {
@@ -166,7 +156,7 @@ describe('adding and activating a phone on Duo', () => {
   it('once scanned in Duo Mobile the phone has push and passcodes', async () => {
     const duoPhone = [...standin.phones.values()].find((p) => p.userIds.includes(seed.alice.user_id))!;
     standin.activatePhone(duoPhone.phone_id);
-    const phone = (await devicesOf(ALICE)).find((d) => d.id === alicePhone.id);
+    const phone = (await devicesOf(m, ALICE)).find((d) => d.id === alicePhone.id);
     expect(phone?.capabilities).toEqual(['push', 'passcode']);
   });
 
@@ -359,7 +349,7 @@ describe('helpdesk verification push on Duo', () => {
   it("a push to a hardware token, or to another user's phone, is refused", async () => {
     const token = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${BOB}/verify-identity/push`, { deviceId: bobToken });
     expect(token.statusCode).toBe(409);
-    const alicePhone = (await devicesOf(ALICE))[0]!.id;
+    const alicePhone = (await devicesOf(m, ALICE))[0]!.id;
     const other = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${BOB}/verify-identity/push`, { deviceId: alicePhone });
     expect(other.statusCode).toBe(404);
     expect(errorOf(other).code).toBe('device.not_found');

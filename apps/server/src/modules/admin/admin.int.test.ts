@@ -10,13 +10,12 @@ import {
   createBypassCodesResponseSchema,
 } from '@mfa-portal/shared';
 import { hotpCode } from '../../mfa/builtin/otp.js';
-import { auditEvents, demoTokenCodes, meTestApp, totpAt, type MeTestApp } from '../me/test-support.js';
+import { auditEvents, demoTokenCodes, errorOf, meTestApp, type MeTestApp, totpAt } from '../me/test-support.js';
 import { ADMIN, adminSnapshot, BOB, callAs, deviceIdOf, HELPDESK, JUSTIFY, type Method } from './test-support.js';
 
 /** /api/admin/...: each route with good input, bad input (400 with the field, nothing changed) and other users' ids (404). */
 
 let m: MeTestApp;
-const errorOf = (res: { json(): unknown }) => res.json() as { code: string; details?: Record<string, unknown> };
 
 async function refusedWithoutChange(
   who: { upn: string; roles: string[] },

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bypassCodeInfoSchema, bypassCodesResponseSchema, createBypassCodesResponseSchema } from '@mfa-portal/shared';
-import { auditEvents, demoTokenCodes, meTestApp, mfaSnapshot, type MeTestApp } from './test-support.js';
+import { advance, auditEvents, demoTokenCodes, errorOf, meTestApp, type MeTestApp, mfaSnapshot } from './test-support.js';
 
 /** /api/me/bypass-codes: create (after step-up), list as metadata, revoke; and using them for step-up. */
 
 let m: MeTestApp;
 const BOB = 'bob@example.com';
-const advance = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000);
-const errorOf = (res: { json(): unknown }) => res.json() as { code: string; details?: Record<string, unknown> };
 
 async function stepUp(upn = BOB) {
   const [code] = await demoTokenCodes(m.db, 'D100-0001', 1);

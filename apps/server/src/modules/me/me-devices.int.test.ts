@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
+import { deviceSchema, totpEnrolmentResponseSchema, TOTP_ENROLMENT_TTL_SECONDS, type Device } from '@mfa-portal/shared';
 import {
-  deviceSchema,
-  devicesResponseSchema,
-  totpEnrolmentResponseSchema,
-  TOTP_ENROLMENT_TTL_SECONDS,
-  type Device,
-} from '@mfa-portal/shared';
-import { addUser, auditEvents, demoTokenCodes, meTestApp, mfaSnapshot, totpAt, type MeTestApp } from './test-support.js';
+  addUser,
+  advance,
+  auditEvents,
+  demoTokenCodes,
+  devicesOf,
+  errorOf,
+  meTestApp,
+  type MeTestApp,
+  mfaSnapshot,
+  totpAt,
+} from './test-support.js';
 
 /**
  * /api/me/devices...: enrolment of authenticator apps, claiming and resynchronising hardware tokens,
@@ -15,8 +20,6 @@ import { addUser, auditEvents, demoTokenCodes, meTestApp, mfaSnapshot, totpAt, t
  */
 
 let m: MeTestApp;
-const advance = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000);
-const errorOf = (res: { json(): unknown }) => res.json() as { code: string; details?: Record<string, unknown> };
 
 async function stepUpWithToken(upn: string, serial: string) {
   const [code] = await demoTokenCodes(m.db, serial, 1);
@@ -32,12 +35,6 @@ async function enrolAuthenticator(upn: string, name = 'Authenticator'): Promise<
   const res = await m.call(upn, 'POST', `/devices/authenticator/${enrolmentId}/confirm`, { code: totpAt(secret), name });
   expect(res.statusCode).toBe(201);
   return { device: deviceSchema.parse(res.json()), secret };
-}
-
-async function devicesOf(upn: string): Promise<Device[]> {
-  const res = await m.call(upn, 'GET', '/devices');
-  expect(res.statusCode).toBe(200);
-  return devicesResponseSchema.parse(res.json()).devices;
 }
 
 /** Expects `run` to be refused with `status`/`code` and to leave the MFA tables unchanged. */
@@ -72,7 +69,7 @@ afterAll(async () => {
 
 describe('GET /api/me/devices', () => {
   it('lists my devices', async () => {
-    const devices = await devicesOf('bob@example.com');
+    const devices = await devicesOf(m, 'bob@example.com');
     expect(devices.map((d) => [d.kind, d.name])).toEqual([
       ['phone', 'iPhone 15'],
       ['hardware_token', 'Duo D100 token'],
@@ -116,7 +113,7 @@ describe('POST /api/me/devices/authenticator and .../:enrolmentId/confirm', () =
     );
     expect(enrolment.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
     expect(enrolment.expiresAt).toBe(new Date(Date.now() + TOTP_ENROLMENT_TTL_SECONDS * 1000).toISOString());
-    expect(await devicesOf('alice@example.com')).toEqual([]);
+    expect(await devicesOf(m, 'alice@example.com')).toEqual([]);
     const [row] = await m.db.selectFrom('mfa_totp_enrolment').selectAll().where('id', '=', enrolment.enrolmentId).execute();
     expect(row?.secret_sealed).not.toContain(enrolment.secret);
   });
@@ -186,7 +183,7 @@ describe('POST /api/me/devices/authenticator and .../:enrolmentId/confirm', () =
     expect(res.statusCode).toBe(201);
     const device = deviceSchema.parse(res.json());
     expect(device).toMatchObject({ kind: 'authenticator', name: 'Pixel', capabilities: ['passcode'], serial: null });
-    expect((await devicesOf('alice@example.com')).map((d) => d.id)).toEqual([device.id]);
+    expect((await devicesOf(m, 'alice@example.com')).map((d) => d.id)).toEqual([device.id]);
     const [event] = (await auditEvents(m.db, 'device.enrol_confirm')).slice(-1);
     expect(event).toMatchObject({
       outcome: 'success',
@@ -205,7 +202,7 @@ describe('POST /api/me/devices/authenticator and .../:enrolmentId/confirm', () =
     expect(body.details).toEqual({ maxAgeSeconds: 300 });
     await stepUpWithToken('bob@example.com', 'D100-0001');
     const { device } = await enrolAuthenticator('bob@example.com', 'Second app');
-    expect((await devicesOf('bob@example.com')).map((d) => d.id)).toContain(device.id);
+    expect((await devicesOf(m, 'bob@example.com')).map((d) => d.id)).toContain(device.id);
   });
 
   it('410 enrolment.expired once the enrolment lifetime has passed', async () => {
@@ -291,7 +288,7 @@ describe('POST /api/me/devices/hardware-token', () => {
 describe('POST /api/me/devices/:id/resync', () => {
   let carolToken: Device;
   beforeAll(async () => {
-    carolToken = (await devicesOf('carla@example.com')).find((d) => d.kind === 'hardware_token')!;
+    carolToken = (await devicesOf(m, 'carla@example.com')).find((d) => d.kind === 'hardware_token')!;
   });
 
   it('200: resynchronises with three consecutive codes far ahead; earlier codes no longer pass', async () => {
@@ -324,7 +321,7 @@ describe('POST /api/me/devices/:id/resync', () => {
   });
 
   it('409 device.not_hardware_token for a phone', async () => {
-    const phone = (await devicesOf('bob@example.com')).find((d) => d.kind === 'phone')!;
+    const phone = (await devicesOf(m, 'bob@example.com')).find((d) => d.kind === 'phone')!;
     await refusedWithoutChange(
       () => m.call('bob@example.com', 'POST', `/devices/${phone.id}/resync`, { codes: ['123456', '123457', '123458'] }),
       409,
@@ -350,7 +347,7 @@ describe('POST /api/me/devices/:id/resync', () => {
 
 describe('PATCH /api/me/devices/:id', () => {
   it('200: renames my device', async () => {
-    const [device] = await devicesOf('alice@example.com');
+    const [device] = await devicesOf(m, 'alice@example.com');
     const res = await m.call('alice@example.com', 'PATCH', `/devices/${device!.id}`, { name: 'Work phone' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: device!.id, name: 'Work phone' });
@@ -361,7 +358,7 @@ describe('PATCH /api/me/devices/:id', () => {
   });
 
   it('404 device.not_found for another user’s device, nothing changed', async () => {
-    const [device] = await devicesOf('alice@example.com');
+    const [device] = await devicesOf(m, 'alice@example.com');
     await refusedWithoutChange(
       () => m.call('bob@example.com', 'PATCH', `/devices/${device!.id}`, { name: 'Taken' }),
       404,
@@ -370,7 +367,7 @@ describe('PATCH /api/me/devices/:id', () => {
   });
 
   it('400 naming the field for a bad name or id, nothing changed', async () => {
-    const [device] = await devicesOf('alice@example.com');
+    const [device] = await devicesOf(m, 'alice@example.com');
     await refusedWithoutChange(
       () => m.call('alice@example.com', 'PATCH', `/devices/${device!.id}`, { name: '' }),
       400,
@@ -400,7 +397,7 @@ describe('POST /api/me/devices/:id/test', () => {
   });
 
   it('422 mfa.code_invalid for a wrong code (audited, counted toward lockout)', async () => {
-    const [device] = await devicesOf('davina@example.com');
+    const [device] = await devicesOf(m, 'davina@example.com');
     const res = await m.call('davina@example.com', 'POST', `/devices/${device!.id}/test`, { code: '000000' });
     expect(res.statusCode).toBe(422);
     expect(errorOf(res)).toMatchObject({ code: 'mfa.code_invalid', details: { field: 'code' } });
@@ -411,7 +408,7 @@ describe('POST /api/me/devices/:id/test', () => {
   });
 
   it('404 device.not_found for another user’s device, nothing changed', async () => {
-    const [device] = await devicesOf('davina@example.com');
+    const [device] = await devicesOf(m, 'davina@example.com');
     await refusedWithoutChange(
       () => m.call('erwin@example.com', 'POST', `/devices/${device!.id}/test`, { code: '123456' }),
       404,
@@ -420,14 +417,14 @@ describe('POST /api/me/devices/:id/test', () => {
   });
 
   it('409 device.verification_unsupported for a phone (no push channel yet)', async () => {
-    const phone = (await devicesOf('bob@example.com')).find((d) => d.kind === 'phone')!;
+    const phone = (await devicesOf(m, 'bob@example.com')).find((d) => d.kind === 'phone')!;
     const res = await m.call('bob@example.com', 'POST', `/devices/${phone.id}/test`, { code: '123456' });
     expect(res.statusCode).toBe(409);
     expect(errorOf(res).code).toBe('device.verification_unsupported');
   });
 
   it('400 naming the code when it is not 6 digits', async () => {
-    const [device] = await devicesOf('davina@example.com');
+    const [device] = await devicesOf(m, 'davina@example.com');
     await refusedWithoutChange(
       () => m.call('davina@example.com', 'POST', `/devices/${device!.id}/test`, { code: '123 456' }),
       400,
@@ -439,14 +436,14 @@ describe('POST /api/me/devices/:id/test', () => {
 
 describe('DELETE /api/me/devices/:id', () => {
   it('403 auth.step_up_required without a recent step-up, nothing changed', async () => {
-    const [device] = await devicesOf('bob@example.com');
+    const [device] = await devicesOf(m, 'bob@example.com');
     advance(301); // bob's step-up above has expired
     await refusedWithoutChange(() => m.call('bob@example.com', 'DELETE', `/devices/${device!.id}`), 403, 'auth.step_up_required');
   });
 
   it('404 device.not_found for another user’s device even after a step-up, nothing changed', async () => {
     await stepUpWithToken('bob@example.com', 'D100-0001');
-    const [device] = await devicesOf('alice@example.com');
+    const [device] = await devicesOf(m, 'alice@example.com');
     await refusedWithoutChange(
       () => m.call('bob@example.com', 'DELETE', `/devices/${device!.id}?confirmLastDevice=true`),
       404,
@@ -455,11 +452,11 @@ describe('DELETE /api/me/devices/:id', () => {
   });
 
   it('204: deletes one of several devices after a step-up', async () => {
-    const phone = (await devicesOf('bob@example.com')).find((d) => d.kind === 'phone')!;
+    const phone = (await devicesOf(m, 'bob@example.com')).find((d) => d.kind === 'phone')!;
     const res = await m.call('bob@example.com', 'DELETE', `/devices/${phone.id}`);
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
-    expect((await devicesOf('bob@example.com')).map((d) => d.id)).not.toContain(phone.id);
+    expect((await devicesOf(m, 'bob@example.com')).map((d) => d.id)).not.toContain(phone.id);
     expect((await auditEvents(m.db, 'device.delete')).at(-1)).toMatchObject({
       outcome: 'success',
       details: { deviceId: phone.id, kind: 'phone' },
@@ -467,14 +464,14 @@ describe('DELETE /api/me/devices/:id', () => {
   });
 
   it('refuses the step-up once it is older than the configured maximum age', async () => {
-    const [device] = await devicesOf('bob@example.com');
+    const [device] = await devicesOf(m, 'bob@example.com');
     advance(300);
     await refusedWithoutChange(() => m.call('bob@example.com', 'DELETE', `/devices/${device!.id}`), 403, 'auth.step_up_required');
   });
 
   it('409 device.last_device_confirmation_required for the last device, 204 with confirmLastDevice=true', async () => {
-    const [device] = await devicesOf('carla@example.com');
-    expect(await devicesOf('carla@example.com')).toHaveLength(1);
+    const [device] = await devicesOf(m, 'carla@example.com');
+    expect(await devicesOf(m, 'carla@example.com')).toHaveLength(1);
     const codes = await demoTokenCodes(m.db, 'D100-0003', 1);
     expect((await m.call('carla@example.com', 'POST', '/step-up', { method: 'passcode', code: codes[0] })).statusCode).toBe(200);
     await refusedWithoutChange(
@@ -495,7 +492,7 @@ describe('DELETE /api/me/devices/:id', () => {
     );
     const res = await m.call('carla@example.com', 'DELETE', `/devices/${device!.id}?confirmLastDevice=true`);
     expect(res.statusCode).toBe(204);
-    expect(await devicesOf('carla@example.com')).toEqual([]);
+    expect(await devicesOf(m, 'carla@example.com')).toEqual([]);
     // Her token went back to the inventory, its counter kept.
     const token = await m.db.selectFrom('mfa_hardware_token').selectAll().where('serial', '=', 'D100-0003').executeTakeFirstOrThrow();
     expect(token).toMatchObject({ status: 'available', user_id: null, counter: 310 });

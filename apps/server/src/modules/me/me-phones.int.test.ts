@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerCapabilitiesSchema } from '@mfa-portal/shared';
 import { BUILTIN_NO_PHONE_CHANNEL } from '../../mfa/builtin/builtin-provider.js';
 import { adminSnapshot, callAs, deviceIdOf, HELPDESK } from '../admin/test-support.js';
-import { addUser, auditEvents, demoTokenCodes, meTestApp, mfaSnapshot, type MeTestApp } from './test-support.js';
+import { addUser, auditEvents, demoTokenCodes, errorOf, meTestApp, type MeTestApp, mfaSnapshot } from './test-support.js';
 
 /**
  * Phones and push on the builtin provider (issue 6): it has no phone channel, so every phone and push
@@ -13,7 +13,6 @@ import { addUser, auditEvents, demoTokenCodes, meTestApp, mfaSnapshot, type MeTe
 
 let m: MeTestApp;
 const BOB = 'bob@example.com';
-const errorOf = (res: { json(): unknown }) => res.json() as { code: string; details?: Record<string, unknown> };
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 async function refusedWithoutChange(

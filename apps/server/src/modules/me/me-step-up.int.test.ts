@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { activityResponseSchema, stepUpStatusSchema, userInfoResponseSchema } from '@mfa-portal/shared';
 import { LOCKOUT_STATUS_REASON } from '../../mfa/builtin/builtin-provider.js';
-import { addUser, auditEvents, demoTokenCodes, meTestApp, mfaSnapshot, totpAt, type MeTestApp } from './test-support.js';
+import { addUser, advance, auditEvents, demoTokenCodes, errorOf, meTestApp, type MeTestApp, mfaSnapshot, totpAt } from './test-support.js';
 
 /** /api/me/step-up (and its expiry), verification lockout and rate limits, /api/me/activity. */
-
-const advance = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000);
-const errorOf = (res: { json(): unknown }) => res.json() as { code: string; details?: Record<string, unknown> };
 
 describe('POST /api/me/step-up', () => {
   let m: MeTestApp;

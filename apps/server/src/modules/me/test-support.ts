@@ -1,6 +1,8 @@
 import { importJWK, SignJWT } from 'jose';
 import { sql, type Kysely } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
+import { expect, vi } from 'vitest';
+import { devicesResponseSchema, errorBodySchema, type Device, type ErrorBody } from '@mfa-portal/shared';
 import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../../test/app.js';
 import type { Database } from '../../db/schema.js';
 import { hashPassword } from '../../idp/password.js';
@@ -125,3 +127,18 @@ export function auditEvents(db: Kysely<Database>, action?: string) {
 }
 
 export const json = <T = any>(res: LightMyRequestResponse): T => res.json() as T;
+
+/** The body of a refused call, checked against the shared error shape. */
+export const errorOf = (res: { json(): unknown }): ErrorBody => errorBodySchema.parse(res.json());
+
+/** Moves the faked clock (`vi.useFakeTimers({ toFake: ['Date'] })`) forward. */
+export const advance = (seconds: number): void => {
+  vi.setSystemTime(Date.now() + seconds * 1000);
+};
+
+/** The user's devices, as GET /api/me/devices lists them. */
+export async function devicesOf(m: MeTestApp, upn: string): Promise<Device[]> {
+  const res = await m.call(upn, 'GET', '/devices');
+  expect(res.statusCode).toBe(200);
+  return devicesResponseSchema.parse(res.json()).devices;
+}
