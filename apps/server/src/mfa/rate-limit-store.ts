@@ -1,6 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { RateLimiter, type RateLimitDecision, type RateLimitOptions } from './builtin/lockout.js';
+import {
+  RateLimiter,
+  refilledTokens,
+  secondsUntilToken,
+  tokenBucket,
+  type RateLimitDecision,
+  type RateLimitOptions,
+} from './builtin/lockout.js';
 
 /**
  * A token-bucket rate limiter whose state may live outside the process. The in-memory one suits a
@@ -31,10 +38,7 @@ export interface DbRateLimitOptions extends RateLimitOptions {
  * when a whole token is there), so two instances — or two requests — never spend the same token.
  */
 export function createDbRateLimiter(db: Kysely<Database>, options: DbRateLimitOptions): AsyncRateLimiter {
-  // Validates the options exactly as the in-memory limiter does.
-  new RateLimiter(options);
-  const capacity = options.limit;
-  const perMs = options.limit / (options.intervalSeconds * 1000);
+  const { capacity, perMs } = tokenBucket(options);
   // Read at each call (not a captured Date.now), so a faked clock applies.
   const clock = options.now ?? (() => Date.now());
   const purgeEveryMs = options.purgeEveryMs ?? 60_000;
@@ -68,8 +72,8 @@ export function createDbRateLimiter(db: Kysely<Database>, options: DbRateLimitOp
       if (taken.rows.length > 0) return { allowed: true, retryAfterSeconds: 0 };
 
       const row = await db.selectFrom('rate_limit_bucket').select(['tokens', 'updated_at_ms']).where('key', '=', k).executeTakeFirst();
-      const tokens = row ? Math.min(capacity, Number(row.tokens) + Math.max(0, now - Number(row.updated_at_ms)) * perMs) : capacity;
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)) };
+      const tokens = row ? refilledTokens(Number(row.tokens), now - Number(row.updated_at_ms), capacity, perMs) : capacity;
+      return { allowed: false, retryAfterSeconds: secondsUntilToken(tokens, perMs) };
     },
   };
 }

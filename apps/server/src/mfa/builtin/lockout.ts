@@ -108,6 +108,25 @@ interface Bucket {
   updatedAt: number;
 }
 
+/** The bucket's size and refill rate (tokens per millisecond), after checking the options. */
+export function tokenBucket(options: Pick<RateLimitOptions, 'limit' | 'intervalSeconds'>): { capacity: number; perMs: number } {
+  if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError('limit must be a positive integer.');
+  if (!Number.isFinite(options.intervalSeconds) || options.intervalSeconds <= 0) {
+    throw new RangeError('intervalSeconds must be a positive number.');
+  }
+  return { capacity: options.limit, perMs: options.limit / (options.intervalSeconds * 1000) };
+}
+
+/** Tokens after `elapsedMs` of refilling, never above the capacity; a clock that goes backwards refills nothing. */
+export function refilledTokens(tokens: number, elapsedMs: number, capacity: number, perMs: number): number {
+  return Math.min(capacity, tokens + Math.max(0, elapsedMs) * perMs);
+}
+
+/** Whole seconds (at least 1) until a bucket holding `tokens` has one whole token again. */
+export function secondsUntilToken(tokens: number, perMs: number): number {
+  return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
+}
+
 /**
  * Token bucket per key (e.g. `user:<id>` and `addr:<ip>`): each attempt takes a token; tokens come
  * back continuously at `limit / intervalSeconds` per second up to `limit`. Refused attempts take
@@ -121,12 +140,9 @@ export class RateLimiter {
   readonly #buckets = new Map<string, Bucket>();
 
   constructor(options: RateLimitOptions) {
-    if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError('limit must be a positive integer.');
-    if (!Number.isFinite(options.intervalSeconds) || options.intervalSeconds <= 0) {
-      throw new RangeError('intervalSeconds must be a positive number.');
-    }
-    this.#capacity = options.limit;
-    this.#perMs = options.limit / (options.intervalSeconds * 1000);
+    const { capacity, perMs } = tokenBucket(options);
+    this.#capacity = capacity;
+    this.#perMs = perMs;
     this.#now = options.now ?? Date.now;
     this.#maxKeys = options.maxKeys ?? 10_000;
     if (!Number.isInteger(this.#maxKeys) || this.#maxKeys < 1) throw new RangeError('maxKeys must be a positive integer.');
@@ -141,7 +157,7 @@ export class RateLimiter {
       this.#prune(now);
       return { allowed: true, retryAfterSeconds: 0 };
     }
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.#perMs / 1000)) };
+    return { allowed: false, retryAfterSeconds: secondsUntilToken(bucket.tokens, this.#perMs) };
   }
 
   /** Forgets a key (e.g. after a successful verification, if the caller wants that). */
@@ -157,9 +173,10 @@ export class RateLimiter {
   #refilled(key: string, now: number): Bucket {
     const bucket = this.#buckets.get(key);
     if (!bucket) return { tokens: this.#capacity, updatedAt: now };
-    // A clock that goes backwards refills nothing.
-    const elapsed = Math.max(0, now - bucket.updatedAt);
-    return { tokens: Math.min(this.#capacity, bucket.tokens + elapsed * this.#perMs), updatedAt: Math.max(now, bucket.updatedAt) };
+    return {
+      tokens: refilledTokens(bucket.tokens, now - bucket.updatedAt, this.#capacity, this.#perMs),
+      updatedAt: Math.max(now, bucket.updatedAt),
+    };
   }
 
   /**
