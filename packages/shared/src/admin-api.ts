@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { activityEventSchema, BYPASS_CODE_LIMITS, bypassCodeInfoSchema, createBypassCodesBodySchema, otpCodeSchema } from './mfa-api.js';
 import { deviceSchema, MFA_STATUSES, mfaDataSchema } from './profile.js';
+import { userText } from './user-text.js';
 
 /**
  * Contract of the administration API (`/api/admin/...`, issue 5): Helpdesk and Solution
@@ -20,24 +21,17 @@ const pageLimit = z.coerce
   .max(ADMIN_PAGE_MAX, `must be at most ${ADMIN_PAGE_MAX}`)
   .default(ADMIN_PAGE_DEFAULT);
 
-export const upnSchema = z
-  .string()
-  .trim()
+export const upnSchema = userText({ max: 254, required: 'is required' })
   .toLowerCase()
-  .max(254, 'must be at most 254 characters')
   .regex(/^[^\s@]+@[^\s@]+$/, 'must be a sign-in name such as name@example.com');
 
 /** Reason and ticket reference required with every admin change. */
-export const adminReasonSchema = z
-  .string({ message: 'is required' })
-  .trim()
-  .min(3, 'must say why (at least 3 characters)')
-  .max(ADMIN_REASON_MAX_LENGTH, `must be at most ${ADMIN_REASON_MAX_LENGTH} characters`);
-export const adminTicketSchema = z
-  .string({ message: 'is required' })
-  .trim()
+export const adminReasonSchema = userText({ max: ADMIN_REASON_MAX_LENGTH, multiline: true, required: 'is required' }).min(
+  3,
+  'must say why (at least 3 characters)',
+);
+export const adminTicketSchema = userText({ max: ADMIN_TICKET_MAX_LENGTH, required: 'is required' })
   .min(1, 'is required')
-  .max(ADMIN_TICKET_MAX_LENGTH, `must be at most ${ADMIN_TICKET_MAX_LENGTH} characters`)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._/#-]*$/, 'must be a ticket reference such as INC-1234');
 export const adminActionBodySchema = z.object({ reason: adminReasonSchema, ticket: adminTicketSchema });
 export type AdminActionBody = z.infer<typeof adminActionBodySchema>;
@@ -48,8 +42,8 @@ export const adminUserParamsSchema = z.object({ upn: upnSchema });
 export const adminDeviceParamsSchema = z.object({ upn: upnSchema, id: z.uuid('must be a device id') });
 
 export const adminUserSearchQuerySchema = z.object({
-  q: z.string().trim().max(100, 'must be at most 100 characters').default(''),
-  cursor: z.string().max(254).optional(),
+  q: userText({ max: 100 }).default(''),
+  cursor: userText({ max: 254, trim: false }).optional(),
   limit: pageLimit,
 });
 export type AdminUserSearchQuery = z.infer<typeof adminUserSearchQuerySchema>;
@@ -77,8 +71,61 @@ export const ADMIN_USER_ACTIONS = [
   'resync_token',
   'unlock',
   'send_activation',
+  'disable_account',
+  'revoke_bypass_codes',
+  'issue_enrolment_pass',
 ] as const;
 export type AdminUserActionName = (typeof ADMIN_USER_ACTIONS)[number];
+
+// --- verify, then issue (issue 14) ---
+
+/** How the helpdesk verified a caller who has no device left (recorded by hand, with a ticket). */
+export const ADMIN_MANUAL_VERIFICATION_METHODS = [
+  'photo_id_video_call',
+  'hr_record_call_back',
+  'in_person',
+  'manager_confirmation',
+] as const;
+export type AdminManualVerificationMethod = (typeof ADMIN_MANUAL_VERIFICATION_METHODS)[number];
+export const ADMIN_VERIFICATION_METHODS = ['passcode', 'push', ...ADMIN_MANUAL_VERIFICATION_METHODS] as const;
+export type AdminVerificationMethod = (typeof ADMIN_VERIFICATION_METHODS)[number];
+
+/**
+ * The user actions a Helpdesk Administrator may take only after recording a verification of the
+ * user's identity within the window (the lost-device wizard too); otherwise 403 admin.verification_required.
+ */
+export const ADMIN_VERIFICATION_GUARDED_ACTIONS = [
+  'create_bypass_codes',
+  'delete_device',
+  'resync_token',
+  'issue_enrolment_pass',
+] as const satisfies readonly AdminUserActionName[];
+
+export const adminManualVerificationBodySchema = z.object({
+  method: z.enum(ADMIN_MANUAL_VERIFICATION_METHODS, { message: 'must be one of the listed verification methods' }),
+  ticket: adminTicketSchema,
+  /** What was checked (optional, recorded). */
+  note: z.string().trim().max(ADMIN_REASON_MAX_LENGTH, `must be at most ${ADMIN_REASON_MAX_LENGTH} characters`).optional(),
+});
+export type AdminManualVerificationBody = z.infer<typeof adminManualVerificationBodySchema>;
+
+/** A verification of the user's identity recorded by the caller, in force until `expiresAt`. */
+export const adminIdentityVerificationSchema = z.object({
+  method: z.enum(ADMIN_VERIFICATION_METHODS),
+  ticket: z.string().nullable(),
+  verifiedAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+});
+export type AdminIdentityVerification = z.infer<typeof adminIdentityVerificationSchema>;
+
+export const adminVerificationStateSchema = z.object({
+  /** False for a Solution Administrator (who may act without one; the audit event then says so). */
+  required: z.boolean(),
+  windowSeconds: z.number().int().positive(),
+  /** The caller's latest verification of this user within the window, if any. */
+  current: adminIdentityVerificationSchema.nullable(),
+});
+export type AdminVerificationState = z.infer<typeof adminVerificationStateSchema>;
 
 export const adminUserDetailSchema = z.object({
   user: z.object({
@@ -88,6 +135,12 @@ export const adminUserDetailSchema = z.object({
     /** Roles as last seen by the portal; null when never seen. */
     roles: z.array(z.string()).nullable(),
     lastSeenAt: z.iso.datetime().nullable(),
+    /** Where the account came from (issue 15): SCIM, just-in-time, demo seed, or first seen at sign-in. */
+    source: z.enum(['scim', 'jit', 'demo', 'sign_in']).nullable().optional(),
+    createdAt: z.iso.datetime().nullable().optional(),
+    updatedAt: z.iso.datetime().nullable().optional(),
+    /** SCIM groups the user belongs to. */
+    groups: z.array(z.string()).optional(),
   }),
   mfa: mfaDataSchema,
   bypassCodes: z.array(bypassCodeInfoSchema),
@@ -95,10 +148,17 @@ export const adminUserDetailSchema = z.object({
   protection: protectionSchema,
   /** What the caller may do here, and why not (a policy reason) when they may not. */
   actions: z.record(z.enum(ADMIN_USER_ACTIONS), z.object({ allowed: z.boolean(), reason: z.string().nullable() })),
+  /** The caller's identity verification of this user ("verify, then issue", issue 14). */
+  verification: adminVerificationStateSchema,
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 
-export const adminVerifyIdentityBodySchema = z.object({ deviceId: z.uuid('must be a device id').optional(), code: otpCodeSchema });
+export const adminVerifyIdentityBodySchema = z.object({
+  deviceId: z.uuid('must be a device id').optional(),
+  code: otpCodeSchema,
+  /** The ticket of the call, recorded with the verification. */
+  ticket: adminTicketSchema.optional(),
+});
 export const adminVerifyIdentityResponseSchema = z.object({
   verified: z.boolean(),
   /** Error code of a failed check (`mfa.code_invalid`, `mfa.code_replayed`, ...). */
@@ -143,7 +203,10 @@ export const adminLostDeviceResponseSchema = z.object({
 });
 export type AdminLostDeviceResponse = z.infer<typeof adminLostDeviceResponseSchema>;
 
-/** How long a successful identity check by an administrator counts as "just verified" (wizard, user page). */
+/**
+ * How long a successful identity check by an administrator counts as "just verified" by default
+ * (HELPDESK_VERIFICATION_WINDOW_SECONDS configures it).
+ */
 export const ADMIN_IDENTITY_CHECK_FRESH_SECONDS = 15 * 60;
 
 /**
@@ -196,7 +259,7 @@ export type AdminActivationResponse = z.infer<typeof adminActivationResponseSche
 
 export const TOKEN_STATUSES = ['available', 'assigned', 'retired'] as const;
 export const adminTokensQuerySchema = z.object({
-  q: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+  q: userText({ max: 100 }).optional(),
   status: z.enum(TOKEN_STATUSES, { message: 'must be available, assigned or retired' }).optional(),
   limit: pageLimit,
 });
@@ -219,10 +282,16 @@ export const adminTokenParamsSchema = z.object({
     .max(32)
     .regex(/^[A-Za-z0-9-]+$/, 'must contain only letters, digits and dashes'),
 });
+/** The largest CSV import (the request body limit is 64 KiB). */
+export const IMPORT_CSV_MAX_LENGTH = 64 * 1024;
 /** JSON body of POST /api/admin/tokens/import (or send the CSV itself as text/csv). */
 export const adminTokenImportBodySchema = z.union([
-  z.object({ csv: z.string().min(1, 'must not be empty'), reason: adminReasonSchema.optional(), ticket: adminTicketSchema.optional() }),
-  z.string().min(1, 'must not be empty'),
+  z.object({
+    csv: userText({ max: IMPORT_CSV_MAX_LENGTH, multiline: true, trim: false }).min(1, 'must not be empty'),
+    reason: adminReasonSchema.optional(),
+    ticket: adminTicketSchema.optional(),
+  }),
+  userText({ max: IMPORT_CSV_MAX_LENGTH, multiline: true, trim: false }).min(1, 'must not be empty'),
 ]);
 export const adminTokenImportResponseSchema = z.object({
   imported: z.number().int().nonnegative(),
@@ -234,8 +303,8 @@ export type AdminTokenImportResponse = z.infer<typeof adminTokenImportResponseSc
 
 export const adminAuditQuerySchema = z
   .object({
-    actor: z.string().trim().max(254).optional(),
-    target: z.string().trim().max(254).optional(),
+    actor: userText({ max: 254 }).optional(),
+    target: userText({ max: 254 }).optional(),
     action: z
       .string()
       .trim()
@@ -263,3 +332,22 @@ export const adminAuditVerifyResponseSchema = z.union([
   z.object({ ok: z.literal(false), brokenAt: z.number().int().nonnegative(), id: z.string().nullable(), reason: z.string() }),
 ]);
 export type AdminAuditVerifyResponse = z.infer<typeof adminAuditVerifyResponseSchema>;
+
+/** How a verification run walks the chain: all of it, or only what is new since the last checkpoint. */
+export const auditVerificationModeSchema = z.enum(['full', 'incremental'], { message: 'must be full or incremental' });
+export const adminAuditVerifyQuerySchema = z.object({ mode: auditVerificationModeSchema.default('full') });
+export const adminAuditVerificationStartSchema = z.object({ mode: auditVerificationModeSchema.default('full') });
+export const adminAuditVerificationParamsSchema = z.object({ id: z.uuid({ message: 'must be the id of a verification run' }) });
+/** A verification run of the hash chain and its progress (checked of total events). */
+export const adminAuditVerificationSchema = z.object({
+  id: z.string(),
+  mode: auditVerificationModeSchema,
+  state: z.enum(['running', 'done', 'failed']),
+  checked: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** Set when done: the chain's verdict. Failed runs (interrupted, internal error) have none. */
+  result: adminAuditVerifyResponseSchema.nullable(),
+});
+export type AdminAuditVerification = z.infer<typeof adminAuditVerificationSchema>;

@@ -38,14 +38,7 @@ export const SUPPORTED_LANGUAGES = ['en'] as const;
 export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 
 /** Language detection order; the result is cached in localStorage. */
-export const LANGUAGE_DETECTION_ORDER = [
-  'querystring',
-  'cookie',
-  'localStorage',
-  'sessionStorage',
-  'navigator',
-  'htmlTag',
-] as const;
+export const LANGUAGE_DETECTION_ORDER = ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'] as const;
 export const LANGUAGE_QUERY_PARAMETER = 'lng';
 export const LANGUAGE_CACHES = ['localStorage'] as const;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_BYPASS_VALIDITY_SECONDS } from './constants.js';
 import { deviceSchema } from './profile.js';
+import { userText } from './user-text.js';
 
 /**
  * The self-service MFA API (`/api/me/...`): request and response schemas shared by the server (route
@@ -38,12 +39,10 @@ export const bypassCodeInputSchema = z
   .regex(/^[0-9](?:[ -]?[0-9]){8}$/, 'must be the 9 digits of a bypass code');
 
 /** A device name chosen by its owner: 1 to 64 characters, no control characters. */
-export const deviceNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(DEVICE_NAME_MAX_LENGTH, `must be at most ${DEVICE_NAME_MAX_LENGTH} characters`)
-  .regex(/^[^\p{Cc}\p{Cf}]*$/u, 'must not contain control characters');
+export const deviceNameSchema = userText({ max: DEVICE_NAME_MAX_LENGTH, min: 1 }).regex(
+  /^[^\p{Cc}\p{Cf}]*$/u,
+  'must not contain control characters',
+);
 
 export const hardwareTokenSerialSchema = z
   .string()
@@ -189,7 +188,7 @@ export type StepUpBody = z.infer<typeof stepUpBodySchema>;
 /** 200 body of GET and POST /api/me/step-up. */
 export const stepUpStatusSchema = z.object({
   active: z.boolean(),
-  method: z.enum(['passcode', 'bypass', 'push']).nullable(),
+  method: z.enum(['passcode', 'bypass', 'push', 'webauthn']).nullable(),
   verifiedAt: z.iso.datetime().nullable(),
   /** Sensitive changes are allowed until this instant. */
   expiresAt: z.iso.datetime().nullable(),
@@ -227,6 +226,20 @@ export const activityEventSchema = z.object({
   reason: z.string().nullable(),
   requestId: z.string().nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
+  /**
+   * Where the event came from (issue 19): address, browser and system parsed from the User-Agent, the
+   * approximate location where IP_LOCATIONS names the network, and the sign-in method. Absent on older
+   * servers; each part null when unknown.
+   */
+  client: z
+    .object({
+      address: z.string().nullable(),
+      browser: z.string().nullable(),
+      os: z.string().nullable(),
+      location: z.string().nullable(),
+      method: z.string().nullable(),
+    })
+    .optional(),
 });
 export type ActivityEvent = z.infer<typeof activityEventSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adminTicketSchema } from './admin-api.js';
 import { deviceNameSchema, stepUpStatusSchema } from './mfa-api.js';
 
 /**
@@ -39,6 +40,10 @@ export const providerCapabilitiesSchema = z.object({
   hardwareTokens: z.boolean(),
   /** Hardware tokens can be renamed (Duo's have no name: they are shown by type and serial). */
   renameHardwareTokens: z.boolean(),
+  /** Passkeys and security keys (WebAuthn) can be registered in the portal and used for step-up. */
+  webauthn: z.boolean().default(false),
+  /** The provider lists and removes WebAuthn credentials, but they are enrolled in its own prompt (Duo). */
+  webauthnEnrolledInProviderPrompt: z.boolean().default(false),
 });
 export type ProviderCapabilitiesResponse = z.infer<typeof providerCapabilitiesSchema>;
 
@@ -89,7 +94,11 @@ export const stepUpPushStatusSchema = pushTransactionSchema.extend({ stepUp: ste
 export type StepUpPushStatus = z.infer<typeof stepUpPushStatusSchema>;
 
 /** Body of POST /api/admin/users/:upn/verify-identity/push. */
-export const adminVerifyPushBodySchema = z.object({ deviceId: z.uuid('must be a device id') });
+export const adminVerifyPushBodySchema = z.object({
+  deviceId: z.uuid('must be a device id'),
+  /** The ticket of the call, recorded with the verification the approval records. */
+  ticket: adminTicketSchema.optional(),
+});
 /** 202 body: read `confirmationCode` to the user; they see it in the push before approving. */
 export const adminVerifyPushResponseSchema = pushTransactionSchema.extend({ confirmationCode: z.string() });
 export type AdminVerifyPushResponse = z.infer<typeof adminVerifyPushResponseSchema>;

@@ -1,31 +1,50 @@
 import { z } from 'zod';
+import { AUTHENTICATION_TYPES, type AuthenticationType } from './constants.js';
+import { userText } from './user-text.js';
 
 /** Query of GET /account/getuserinfo (spec §7). */
 export const userInfoQuerySchema = z.object({
-  userid: z.string().trim().min(1).max(256),
-  email: z.string().trim().max(256).optional().default(''),
-  firstname: z.string().trim().max(256).optional().default(''),
-  lastname: z.string().trim().max(256).optional().default(''),
+  userid: userText({ max: 256, min: 1 }),
+  email: userText({ max: 256 }).optional().default(''),
+  firstname: userText({ max: 256 }).optional().default(''),
+  lastname: userText({ max: 256 }).optional().default(''),
 });
 export type UserInfoQuery = z.infer<typeof userInfoQuerySchema>;
 
 /** Claims the shell read from the identity token, sent base64url-encoded in the claims header. */
 export const clientClaimsSchema = z.object({
-  upn: z.string().max(256).optional(),
-  email: z.string().max(256).optional(),
-  given_name: z.string().max(256).optional(),
-  family_name: z.string().max(256).optional(),
+  upn: userText({ max: 256, trim: false }).optional(),
+  email: userText({ max: 256, trim: false }).optional(),
+  given_name: userText({ max: 256, trim: false }).optional(),
+  family_name: userText({ max: 256, trim: false }).optional(),
 });
 export type ClientClaims = z.infer<typeof clientClaimsSchema>;
 
 export const MFA_STATUSES = ['active', 'bypass', 'disabled', 'locked_out', 'not_provisioned'] as const;
 export type MfaStatus = (typeof MFA_STATUSES)[number];
 
-export const DEVICE_KINDS = ['phone', 'authenticator', 'hardware_token'] as const;
+/** `passkey` (a platform or synced WebAuthn credential) and `security_key` (a roaming FIDO2 key): WebAuthn (issue 18). */
+export const DEVICE_KINDS = ['phone', 'authenticator', 'hardware_token', 'passkey', 'security_key'] as const;
 export type DeviceKind = (typeof DEVICE_KINDS)[number];
 
-export const DEVICE_CAPABILITIES = ['push', 'passcode'] as const;
+/** `webauthn`: answers a WebAuthn assertion (phishing-resistant). */
+export const DEVICE_CAPABILITIES = ['push', 'passcode', 'webauthn'] as const;
 export type DeviceCapability = (typeof DEVICE_CAPABILITIES)[number];
+
+/**
+ * The spec's authentication type (§9: Push, Passcode) each device capability gives; null for a WebAuthn
+ * assertion, which is none of them (the device list names it on its own).
+ */
+export const AUTHENTICATION_TYPE_OF_CAPABILITY: Readonly<Record<DeviceCapability, AuthenticationType | null>> = {
+  push: 'Push',
+  passcode: 'Passcode',
+  webauthn: null,
+};
+
+/** The authentication types a device offers, in the spec's order (Push, then Passcode). */
+export function authenticationTypesOf(capabilities: readonly DeviceCapability[]): AuthenticationType[] {
+  return AUTHENTICATION_TYPES.filter((type) => capabilities.some((c) => AUTHENTICATION_TYPE_OF_CAPABILITY[c] === type));
+}
 
 export const deviceSchema = z.object({
   id: z.string(),
@@ -38,6 +57,8 @@ export const deviceSchema = z.object({
   /** Hardware tokens: serial and type. */
   serial: z.string().nullable(),
   tokenType: z.string().nullable(),
+  /** WebAuthn credentials: the authenticator model (from its AAGUID) when known. */
+  authenticatorModel: z.string().nullable().optional(),
   createdAt: z.iso.datetime(),
   lastUsedAt: z.iso.datetime().nullable(),
 });

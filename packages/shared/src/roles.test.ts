@@ -27,7 +27,12 @@ describe('isProtectedAccount', () => {
 
 describe('userInfoQuerySchema', () => {
   it('requires userid and defaults the optional fields to empty strings', () => {
-    expect(userInfoQuerySchema.parse({ userid: ' bob@example.com ' })).toEqual({ userid: 'bob@example.com', email: '', firstname: '', lastname: '' });
+    expect(userInfoQuerySchema.parse({ userid: ' bob@example.com ' })).toEqual({
+      userid: 'bob@example.com',
+      email: '',
+      firstname: '',
+      lastname: '',
+    });
     expect(userInfoQuerySchema.safeParse({}).success).toBe(false);
     expect(userInfoQuerySchema.safeParse({ userid: 'x'.repeat(257) }).success).toBe(false);
   });

@@ -4,6 +4,22 @@ import { DEFAULT_RESTRICTED_ROLES } from './constants.js';
 export const ROLE_HELPDESK = 'Helpdesk Administrator';
 export const ROLE_SOLUTION_ADMIN = 'Solution Administrator';
 
+/**
+ * The app role VALUES to define in Entra ID (the string its `roles` claim carries). Entra refuses
+ * spaces in a value; the display names stay as the specification names the roles (above). These are
+ * the defaults of ROLE_HELPDESK and ROLE_SOLUTION_ADMIN when IDP_MODE=entra.
+ */
+export const ENTRA_ROLE_HELPDESK = 'Helpdesk.Administrator';
+export const ENTRA_ROLE_SOLUTION_ADMIN = 'Solution.Administrator';
+
+/** Role names that mean "an administrator" under the default settings of either mode. */
+export const DEFAULT_ADMIN_ROLE_NAMES: readonly string[] = [
+  ROLE_SOLUTION_ADMIN,
+  ROLE_HELPDESK,
+  ENTRA_ROLE_SOLUTION_ADMIN,
+  ENTRA_ROLE_HELPDESK,
+];
+
 export type PortalRole = 'staff' | 'helpdesk' | 'solution_admin';
 
 export interface RoleNames {

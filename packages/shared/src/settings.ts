@@ -26,6 +26,8 @@ export const apiInfoSchema = z.object({
   baseUrl: z.url(),
   /** Addresses that may be remembered and returned to after sign-in (prefix match). */
   redirectWhitelist: z.array(z.string().min(1)),
+  /** The configured restricted roles (RESTRICTED_ROLES): their holders act as the service desk. */
+  restrictedRoles: z.array(z.string().min(1)),
   /** Links shown on the help page. */
   links: z.object({ setupInstructions: z.url(), community: z.url() }),
 });
