@@ -6,6 +6,13 @@ import * as m0004 from './0004_mfa_domain.js';
 import * as m0005 from './0005_directory_user.js';
 import * as m0006 from './0006_push_transaction.js';
 import * as m0007 from './0007_rate_limit.js';
+import * as m0008 from './0008_scale.js';
+import * as m0009 from './0009_scim.js';
+import * as m0010 from './0010_enrolment_pass.js';
+import * as m0011 from './0011_webauthn.js';
+import * as m0012 from './0012_session_revocation.js';
+import * as m0014 from './0014_notifications.js';
+import * as m0015 from './0015_reports.js';
 
 /** Ordered by name. Never edit a migration that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +23,11 @@ export const migrations: Record<string, Migration> = {
   '0005_directory_user': m0005,
   '0006_push_transaction': m0006,
   '0007_rate_limit': m0007,
+  '0008_scale': m0008,
+  '0009_scim': m0009,
+  '0010_enrolment_pass': m0010,
+  '0011_webauthn': m0011,
+  '0012_session_revocation': m0012,
+  '0014_notifications': m0014,
+  '0015_reports': m0015,
 };
