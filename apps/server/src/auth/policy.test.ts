@@ -20,7 +20,11 @@ const USER_ACTIONS: AdminUserAction[] = [
 
 describe('policy.onUser', () => {
   it.each(USER_ACTIONS)('%s: staff are never administrators', (action) => {
-    expect(policy.onUser(staff, { upn: 'alice@example.com', roles: [] }, action)).toEqual({ allow: false, role: 'staff', reason: 'not_an_administrator' });
+    expect(policy.onUser(staff, { upn: 'alice@example.com', roles: [] }, action)).toEqual({
+      allow: false,
+      role: 'staff',
+      reason: 'not_an_administrator',
+    });
   });
 
   it.each(USER_ACTIONS)('%s: helpdesk may act on ordinary staff', (action) => {
@@ -28,22 +32,43 @@ describe('policy.onUser', () => {
   });
 
   it.each(USER_ACTIONS)('%s: helpdesk may not act on a protected account', (action) => {
-    expect(policy.onUser(helpdesk, { upn: 'admin@example.com', roles: ['Solution Administrator'] }, action)).toMatchObject({ allow: false, reason: 'protected_account' });
-    expect(policy.onUser(helpdesk, { upn: 'hd2@example.com', roles: ['Helpdesk Administrator'] }, action)).toMatchObject({ allow: false, reason: 'protected_account' });
+    expect(policy.onUser(helpdesk, { upn: 'admin@example.com', roles: ['Solution Administrator'] }, action)).toMatchObject({
+      allow: false,
+      reason: 'protected_account',
+    });
+    expect(policy.onUser(helpdesk, { upn: 'hd2@example.com', roles: ['Helpdesk Administrator'] }, action)).toMatchObject({
+      allow: false,
+      reason: 'protected_account',
+    });
   });
 
   it.each(USER_ACTIONS)('%s: helpdesk may not act on an account whose roles are unknown', (action) => {
-    expect(policy.onUser(helpdesk, { upn: 'new@example.com', roles: null }, action)).toMatchObject({ allow: false, reason: 'protection_unknown' });
+    expect(policy.onUser(helpdesk, { upn: 'new@example.com', roles: null }, action)).toMatchObject({
+      allow: false,
+      reason: 'protection_unknown',
+    });
   });
 
   it.each(USER_ACTIONS)('%s: nobody acts on themself through the admin screens', (action) => {
-    expect(policy.onUser(helpdesk, { upn: 'HELPDESK@example.com', roles: helpdesk.roles }, action)).toMatchObject({ allow: false, reason: 'own_account_via_admin' });
-    expect(policy.onUser(admin, { upn: 'admin@example.com', roles: admin.roles }, action)).toMatchObject({ allow: false, reason: 'own_account_via_admin' });
+    expect(policy.onUser(helpdesk, { upn: 'HELPDESK@example.com', roles: helpdesk.roles }, action)).toMatchObject({
+      allow: false,
+      reason: 'own_account_via_admin',
+    });
+    expect(policy.onUser(admin, { upn: 'admin@example.com', roles: admin.roles }, action)).toMatchObject({
+      allow: false,
+      reason: 'own_account_via_admin',
+    });
   });
 
   it.each(USER_ACTIONS)('%s: a solution administrator acts on protected and unknown accounts of others', (action) => {
-    expect(policy.onUser(admin, { upn: 'admin2@example.com', roles: admin2.roles }, action)).toEqual({ allow: true, role: 'solution_admin' });
-    expect(policy.onUser(admin, { upn: 'helpdesk@example.com', roles: helpdesk.roles }, action)).toEqual({ allow: true, role: 'solution_admin' });
+    expect(policy.onUser(admin, { upn: 'admin2@example.com', roles: admin2.roles }, action)).toEqual({
+      allow: true,
+      role: 'solution_admin',
+    });
+    expect(policy.onUser(admin, { upn: 'helpdesk@example.com', roles: helpdesk.roles }, action)).toEqual({
+      allow: true,
+      role: 'solution_admin',
+    });
     expect(policy.onUser(admin, { upn: 'new@example.com', roles: null }, action)).toEqual({ allow: true, role: 'solution_admin' });
   });
 });

@@ -29,9 +29,19 @@ export type AdminUserAction =
   | 'admin.user.resync_token'
   | 'admin.user.unlock'
   | 'admin.user.send_activation'
-  | 'admin.user.lost_device';
+  | 'admin.user.lost_device'
+  | 'admin.user.disable'
+  | 'admin.user.revoke_bypass_codes'
+  | 'admin.user.issue_enrolment_pass';
 
-export type AdminGlobalAction = 'admin.users.search' | 'admin.inventory.manage' | 'admin.audit.read';
+export type AdminGlobalAction =
+  | 'admin.users.search'
+  | 'admin.inventory.manage'
+  | 'admin.audit.read'
+  | 'admin.scim_tokens.manage'
+  | 'admin.webauthn.manage'
+  | 'admin.reports.read'
+  | 'admin.notifications.read';
 
 export interface Actor {
   upn: string;

@@ -1,4 +1,12 @@
-import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors as joseErrors,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { AppError } from '../lib/errors.js';
 
 /** Who is calling, from a verified access token. */
@@ -23,7 +31,21 @@ export interface TokenVerifierOptions {
   issuers: string[];
   audience: string | string[];
   jwks: JWTVerifyGetKey;
+  /**
+   * The delegated scope a user's token must carry in `scp` (space-separated short names, as Entra
+   * writes them: `access_as_user` for `api://…/access_as_user`; see `scopeValueOf`). A token without
+   * `scp` (an application's own token, `idtyp: app`) is refused.
+   */
+  requiredScope: string;
   clockToleranceSeconds?: number;
+}
+
+/**
+ * The value Entra (and the embedded provider) writes into `scp` for a configured scope: its last path
+ * segment (`api://mfa-portal/access_as_user` → `access_as_user`); a bare name stays as it is.
+ */
+export function scopeValueOf(scope: string): string {
+  return scope.slice(scope.lastIndexOf('/') + 1);
 }
 
 /** JWKS from the issuer's published keys (production) or the embedded provider's own key set. */
@@ -59,6 +81,7 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       if (err instanceof joseErrors.JWTExpired) throw unauthorized('auth.token_expired');
       throw unauthorized('auth.token_invalid');
     }
+    checkDelegatedScope(payload, opts.requiredScope);
     // Entra v1 tokens carry `upn`; v2 tokens carry it when the optional claim is configured,
     // otherwise `preferred_username` holds the same sign-in name.
     const upn = str(payload.upn) || str(payload.preferred_username);
@@ -78,8 +101,31 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
   };
 }
 
+/**
+ * Microsoft's rule for a protected API: a delegated (user) token carries the API's scope in `scp`; an
+ * application token (client credentials) has no `scp`, only `roles`, and `idtyp: app` when that optional
+ * claim is on. The portal's API acts for a signed-in person only, so the latter is refused.
+ */
+function checkDelegatedScope(payload: JWTPayload, requiredScope: string): void {
+  const scp = payload.scp;
+  if (payload.idtyp === 'app' || typeof scp !== 'string' || scp.trim() === '') {
+    throw forbidden('auth.app_token_not_allowed', 'insufficient_scope');
+  }
+  if (!scp.split(' ').includes(requiredScope)) throw forbidden('auth.scope_missing', 'insufficient_scope', requiredScope);
+}
+
+function forbidden(code: 'auth.scope_missing' | 'auth.app_token_not_allowed', error: string, scope?: string): AppError {
+  return new AppError({
+    code,
+    headers: { 'www-authenticate': `Bearer error="${error}"${scope ? `, scope="${scope}"` : ''}` },
+  });
+}
+
 function unauthorized(code: 'auth.token_missing' | 'auth.token_invalid' | 'auth.token_expired'): AppError {
-  return new AppError(401, code, undefined, undefined, {
-    'www-authenticate': code === 'auth.token_missing' ? 'Bearer' : `Bearer error="invalid_token"`,
+  return new AppError({
+    code,
+    headers: {
+      'www-authenticate': code === 'auth.token_missing' ? 'Bearer' : `Bearer error="invalid_token"`,
+    },
   });
 }

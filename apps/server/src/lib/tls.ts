@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from 'selfsigned';
-import type { AppConfig } from '../config.js';
+
+/** What the certificate depends on (the configuration's `tls`, `dataDir` and `publicUrl`). */
+export interface TlsSettings {
+  tls: { mode: 'self-signed' | 'files' | 'off'; certFile?: string; keyFile?: string };
+  dataDir: string;
+  publicUrl: string;
+}
 
 export interface TlsMaterial {
   key: string;
@@ -12,7 +18,7 @@ export interface TlsMaterial {
  * TLS for the listening socket: a self-signed certificate generated once into DATA_DIR/tls (local use),
  * the given files (production without a terminating proxy), or none (TLS=off behind a proxy).
  */
-export async function loadTls(config: AppConfig): Promise<TlsMaterial | null> {
+export async function loadTls(config: TlsSettings): Promise<TlsMaterial | null> {
   if (config.tls.mode === 'off') return null;
   if (config.tls.mode === 'files') {
     return { key: fs.readFileSync(config.tls.keyFile!, 'utf8'), cert: fs.readFileSync(config.tls.certFile!, 'utf8') };
