@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@mfa-portal/shared';
+import { ERROR_STATUS } from '../lib/error-status.js';
 import { errorMessage } from '../lib/errors.js';
 import { MFA_ERRORS, mfaErrorToAppError } from './errors.js';
 import { MfaError } from './port.js';
 
 describe('mfaErrorToAppError', () => {
   it('gives every provider refusal a known code with an English message and a client-error status', () => {
-    for (const [reason, { status, code }] of Object.entries(MFA_ERRORS)) {
+    for (const [reason, code] of Object.entries(MFA_ERRORS)) {
+      const status = ERROR_STATUS[code];
       const err = mfaErrorToAppError(new MfaError(reason as keyof typeof MFA_ERRORS));
       expect([err.statusCode, err.code], reason).toEqual([status, code]);
       expect(ERROR_CODES).toContain(code);

@@ -3,8 +3,8 @@ import type { DatabaseHandle } from '../db/database.js';
 import { createTestDatabase } from '../../test/database.js';
 import { createBuiltinProvider } from './builtin/builtin-provider.js';
 import { demoTokenSeed, seedDemoHardwareTokens } from './builtin/demo-tokens.js';
-import { hotpCode, totpCode } from './builtin/otp.js';
-import { createSecretBox } from './builtin/secret-box.js';
+import { hotpCode, totpCode } from './common/otp.js';
+import { createSecretBox } from '../lib/secret-box.js';
 import { derivePepper } from './mfa-keys.js';
 import type { MfaProvider } from './port.js';
 

@@ -2,7 +2,7 @@ import { createHash, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from '../config.js';
-import { createSecretBox, parseKey, SECRET_BOX_KEY_BYTES, type SecretBox } from './builtin/secret-box.js';
+import { createSecretBox, parseKey, SECRET_BOX_KEY_BYTES, type SecretBox } from '../lib/secret-box.js';
 
 /**
  * Keys of the builtin MFA store:

@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { BypassCodeInfo, Device, MfaData, MfaStatus, PhonePlatform, PushStateName } from '@mfa-portal/shared';
 
 /**
@@ -84,11 +86,65 @@ export interface MfaProvider {
   sendVerificationPush(username: string, deviceId: string): Promise<{ pushId: string; confirmationCode: string }>;
   verificationPushResponse(username: string, pushId: string): Promise<PushState>;
 
+  // --- passkeys and security keys (capability `webauthn`; the ceremony itself is modules/webauthn) ---
+  /** The user's WebAuthn credentials, to build an assertion's allow-list and check its signature. */
+  listWebauthnCredentials(username: string): Promise<WebauthnCredential[]>;
+  /**
+   * Stores a verified registration as a `passkey` or `security_key` device. With
+   * `allowWhenDevicesExist: false`, refuses (`has_devices`) when the user already has a device;
+   * refuses (`credential_exists`) a credential already registered (by anyone).
+   */
+  addWebauthnCredential(
+    username: string,
+    input: NewWebauthnCredential,
+    opts: { allowWhenDevicesExist: boolean; now?: Date },
+  ): Promise<Device>;
+  /**
+   * Records a verified assertion of one of the user's credentials: its signature counter must move
+   * forward (or stay 0 for an authenticator without one). A counter that goes back is refused
+   * (`counter_regressed`: a possible clone) and nothing changes.
+   */
+  useWebauthnCredential(username: string, deviceId: string, signCount: number, opts?: { now?: Date }): Promise<Device>;
+
   // --- administration (issue 5): an administrator calls these for another user ---
   /** Provisioned users whose username, email or real name contains `query` (case-insensitive), by username. */
   searchUsers(query: string, page: { cursor?: string; limit: number }): Promise<MfaUserPage>;
+  /**
+   * Every user the provider holds, a page at a time, `beforeCall` awaited before each request (its
+   * pace). Present where the provider cannot search by substring itself (Duo): the portal mirrors the
+   * list into its own directory and searches that (see modules/admin/directory-sync.ts).
+   */
+  eachUserPage?(onPage: (users: MfaUserSummary[]) => Promise<void>, beforeCall: () => Promise<void>): Promise<void>;
   /** Ends a lockout (by policy or administrative): the account reads as active again, failures reset. */
   unlockUser(username: string, opts?: { now?: Date }): Promise<MfaAccount>;
+
+  /**
+   * Account lifecycle (provisioning, issue 15); absent when the provider's accounts cannot be managed
+   * from the portal. `tx` is the caller's database transaction: an adapter that keeps accounts in the
+   * portal's database writes inside it, so the change commits or rolls back with its audit event; an
+   * adapter that calls a remote service (Duo) makes the call inside it and throws when refused, so
+   * the portal records the change only once the provider has accepted it.
+   */
+  readonly lifecycle?: AccountLifecycle;
+}
+
+export interface AccountProfile {
+  email: string;
+  realName: string;
+}
+
+export interface AccountLifecycle {
+  /**
+   * Creates the account without devices when it does not exist (disabled from the start with
+   * `disabledReason`); updates e-mail and name otherwise (its status is then left as it is).
+   */
+  provision(username: string, profile: AccountProfile, tx: Kysely<Database>, opts?: { disabledReason?: string }): Promise<void>;
+  /** Renames the account and/or updates its profile; nothing when it does not exist. */
+  update(username: string, changes: Partial<AccountProfile> & { newUsername?: string }, tx: Kysely<Database>): Promise<void>;
+  /** Disables (with a reason shown to the helpdesk) or re-enables the account; false when it does not exist. */
+  setEnabled(username: string, enabled: boolean, reason: string | null, tx: Kysely<Database>): Promise<boolean>;
+  /** Removes the account and its secrets (devices, seeds, codes); hardware tokens return to the inventory. */
+  remove(username: string, tx: Kysely<Database>): Promise<void>;
 }
 
 /** What a provider can do; the web application reads it from GET /api/me/capabilities. */
@@ -105,6 +161,32 @@ export interface ProviderCapabilities {
   hardwareTokens: boolean;
   /** Hardware tokens can be renamed (renameDevice); Duo's have no name. */
   renameHardwareTokens: boolean;
+  /** Passkeys and security keys are registered through the portal and verified by it (WebAuthn). */
+  webauthn: boolean;
+  /** WebAuthn credentials are listed and removed here but enrolled in the provider's own prompt (Duo). */
+  webauthnEnrolledInProviderPrompt: boolean;
+}
+
+/** A stored WebAuthn credential (base64url fields, as SimpleWebAuthn reads them). */
+export interface WebauthnCredential {
+  deviceId: string;
+  credentialId: string;
+  publicKey: string;
+  signCount: number;
+  transports: string[];
+}
+
+export interface NewWebauthnCredential {
+  credentialId: string;
+  publicKey: string;
+  signCount: number;
+  transports: string[];
+  aaguid: string;
+  attachment: 'platform' | 'cross-platform' | null;
+  backupEligible: boolean;
+  backedUp: boolean;
+  kind: 'passkey' | 'security_key';
+  name: string;
 }
 
 export interface AddPhoneInput {
@@ -214,13 +296,26 @@ export type MfaErrorCode =
   | 'code_invalid'
   | 'token_not_found'
   | 'token_not_available'
+  /** Inventory: the token is not assigned / is assigned / is retired. */
+  | 'token_not_assigned'
+  | 'token_assigned'
+  | 'token_retired'
   | 'bypass_not_found'
   | 'bypass_invalid_request'
+  /** Input the provider cannot take (the field and the rule it breaks): 400 request.invalid. */
+  | 'invalid_request'
   | 'too_many_live_codes'
   /** The configured provider cannot do this (see {@link ProviderCapabilities}). */
   | 'not_supported'
   /** A push transaction unknown for this user. */
-  | 'push_not_found';
+  | 'push_not_found'
+  /** This WebAuthn credential is already registered. */
+  | 'credential_exists'
+  /** A WebAuthn signature counter went back: a possible cloned authenticator. */
+  | 'counter_regressed';
+
+/** The reason recorded (audit, account status) with a lock caused by repeated failed codes. */
+export const LOCKOUT_REASON = 'too_many_failed_attempts';
 
 /** An expected refusal by the provider; the services map it to an HTTP error code. */
 export class MfaError extends Error {

@@ -6,10 +6,10 @@ import { createTestDatabase } from '../../../test/database.js';
 import { derivePepper } from '../mfa-keys.js';
 import { MfaError, type MfaErrorCode, type MfaProvider } from '../port.js';
 import { createBuiltinProvider, deviceSecretAad, LOCKOUT_STATUS_REASON, MAX_PENDING_ENROLMENTS } from './builtin-provider.js';
-import { hashBypassCode } from './bypass-codes.js';
+import { hashBypassCode } from '../common/bypass-codes.js';
 import { demoTokenSeed, seedDemoHardwareTokens } from './demo-tokens.js';
-import { hotpCode, totpCode } from './otp.js';
-import { createSecretBox } from './secret-box.js';
+import { hotpCode, totpCode } from '../common/otp.js';
+import { createSecretBox } from '../../lib/secret-box.js';
 
 const KEY = Buffer.alloc(32, 0x5a);
 const box = createSecretBox(KEY, 'ktest');
@@ -226,7 +226,15 @@ describe('builtin provider: Duo D100 hardware tokens (HOTP)', () => {
   it('seeds the demo inventory once, seeds sealed', async () => {
     await seedDemoHardwareTokens(db, box);
     const tokens = await db.selectFrom('mfa_hardware_token').selectAll().orderBy('serial').execute();
-    expect(tokens.map((t) => t.serial)).toEqual(['D100-0001', 'D100-0002', 'D100-0003', 'D100-0004', 'D100-0005', 'D100-0006', 'D100-0007']);
+    expect(tokens.map((t) => t.serial)).toEqual([
+      'D100-0001',
+      'D100-0002',
+      'D100-0003',
+      'D100-0004',
+      'D100-0005',
+      'D100-0006',
+      'D100-0007',
+    ]);
     for (const t of tokens) {
       expect(t.seed_sealed).not.toContain(demoTokenSeed(t.serial).toString('hex'));
       expect(t).toMatchObject({ status: 'available', counter: 0, token_type: 'Duo D100' });

@@ -1,117 +1,56 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
-import { TOTP_ENROLMENT_TTL_SECONDS, type BypassCodeInfo, type Device, type DeviceCapability, type MfaData } from '@mfa-portal/shared';
-import type { Database, MfaDeviceTable, MfaUserTable } from '../../db/schema.js';
+import type { Kysely } from 'kysely';
+import { TOTP_ENROLMENT_TTL_SECONDS, type Device, type MfaData } from '@mfa-portal/shared';
+import type { Database } from '../../db/schema.js';
+import { bypassExpiresAt, formatBypassCode, generateBypassCode, hashBypassCode, validateBypassRequest } from '../common/bypass-codes.js';
+import { generateTotpSecret, otpauthUri, qrCodeSvg, verifyHotpSequence, verifyTotp } from '../common/otp.js';
 import type { MfaKeys } from '../mfa-keys.js';
-import { MfaError, type MfaAccount, type MfaProvider, type ProviderCapabilities, type VerifyFailure, type VerifyOutcome } from '../port.js';
-import { builtinRepository, type BuiltinRepository } from './builtin.repository.js';
+import { MfaError, type MfaProvider } from '../port.js';
+import { builtinAccountLifecycle } from './account-lifecycle.js';
 import {
-  bypassExpiresAt,
-  formatBypassCode,
-  generateBypassCode,
-  hashBypassCode,
-  normalizeBypassCode,
-  validateBypassRequest,
-} from './bypass-codes.js';
-import { DEFAULT_LOCKOUT_POLICY, lockStatus, nextLockoutState, type LockoutPolicy } from './lockout.js';
-import { generateTotpSecret, isWellFormedOtp, otpauthUri, qrCodeSvg, verifyHotp, verifyHotpSequence, verifyTotp } from './otp.js';
+  assertUsable,
+  BUILTIN_CAPABILITIES,
+  BUILTIN_NO_PHONE_CHANNEL,
+  BYPASS_INSERT_ATTEMPTS,
+  deviceSecretAad,
+  effectiveStatus,
+  enrolmentSecretAad,
+  iso,
+  MAX_PENDING_ENROLMENTS,
+  RESYNC_LOOK_AHEAD,
+  toBypassInfo,
+  toDevice,
+  tokenSeedAad,
+  type UserRow,
+} from './builtin-mapping.js';
+import { builtinRepository, type BuiltinRepository } from './builtin.repository.js';
+import { builtinWebauthn } from './builtin-webauthn.js';
+import { webauthnCredentialRepository } from './webauthn.repository.js';
+import { DEFAULT_LOCKOUT_POLICY, type LockoutPolicy } from './lockout.js';
+import { verifyBuiltinPasscode } from './verify-passcode.js';
 
-const CAPABILITIES: readonly DeviceCapability[] = ['push', 'passcode'];
+export {
+  BUILTIN_CAPABILITIES,
+  BUILTIN_NO_PHONE_CHANNEL,
+  deviceSecretAad,
+  enrolmentSecretAad,
+  LOCKOUT_STATUS_REASON,
+  MAX_PENDING_ENROLMENTS,
+  RESYNC_LOOK_AHEAD,
+  toDevice,
+  tokenSeedAad,
+} from './builtin-mapping.js';
 
-/** Pending authenticator enrolments kept per user (older ones are dropped when a new one starts). */
-export const MAX_PENDING_ENROLMENTS = 5;
-/** How far a resynchronisation looks ahead of the stored counter (a token pressed many times offline). */
-export const RESYNC_LOOK_AHEAD = 1000;
-/** The reason shown with a lockout caused by failed attempts (getUserData's statusReason). */
-export const LOCKOUT_STATUS_REASON = 'Too many failed verification attempts';
-/** Regenerations tried when a new bypass code collides with an existing hash. */
-const BYPASS_INSERT_ATTEMPTS = 5;
-
-/** Shows only the last digits of a phone number: +1 ••• ••• 0123. */
-export function maskPhoneNumber(e164: string | null): string | null {
-  if (!e164) return null;
-  const digits = e164.replace(/\D/g, '');
-  return `+${'•'.repeat(Math.max(0, digits.length - 4))}${digits.slice(-4)}`;
-}
-
-const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
-
-/** Associated data binding a sealed secret to its row (copying it to another row makes it unreadable). */
-export const deviceSecretAad = (deviceId: string) => `mfa_device:${deviceId}`;
-export const enrolmentSecretAad = (enrolmentId: string) => `mfa_totp_enrolment:${enrolmentId}`;
-export const tokenSeedAad = (tokenId: string) => `mfa_hardware_token:${tokenId}`;
-
-export function toDevice(d: Selectable<MfaDeviceTable>): Device {
-  return {
-    id: d.id,
-    kind: d.kind,
-    name: d.name,
-    capabilities: d.capabilities.filter((c): c is DeviceCapability => CAPABILITIES.includes(c as DeviceCapability)),
-    phoneNumber: maskPhoneNumber(d.phone_number),
-    platform: d.platform,
-    serial: d.serial,
-    tokenType: d.token_type,
-    createdAt: iso(d.created_at)!,
-    lastUsedAt: iso(d.last_used_at),
-  };
-}
-
-function toBypassInfo(row: {
-  id: string;
-  created_at: Date;
-  expires_at: Date;
-  uses_left: number;
-  reuse_count: number | null;
-  created_by: string;
-}): BypassCodeInfo {
-  return {
-    id: row.id,
-    createdAt: iso(row.created_at)!,
-    expiresAt: iso(row.expires_at)!,
-    usesLeft: row.uses_left,
-    reuseCount: row.reuse_count,
-    createdBy: row.created_by,
-  };
-}
-
-type UserRow = Selectable<MfaUserTable>;
-
-/** A lock by policy ends at `locked_until`; after that the user reads as active again. */
-function lockExpired(user: UserRow, now: Date): boolean {
-  return user.status === 'locked_out' && user.locked_until !== null && user.locked_until.getTime() <= now.getTime();
-}
-
-function effectiveStatus(user: UserRow, now: Date): Pick<MfaAccount, 'status' | 'statusReason' | 'lockedUntil'> {
-  if (lockExpired(user, now)) return { status: 'active', statusReason: null, lockedUntil: null };
-  return { status: user.status, statusReason: user.status_reason, lockedUntil: user.status === 'locked_out' ? user.locked_until : null };
-}
-
-/** Refuses changes for a disabled or (still) locked-out user. */
-function assertUsable(user: UserRow | undefined, now: Date): asserts user is UserRow {
-  if (!user) throw new MfaError('not_provisioned');
-  const { status, statusReason } = effectiveStatus(user, now);
-  if (status === 'disabled') throw new MfaError('user_disabled', statusReason ? { reason: statusReason } : {});
-  if (status === 'locked_out') throw new MfaError('user_locked_out', statusReason ? { reason: statusReason } : {});
-}
-
+/**
+ * The builtin MFA provider: the portal's own store (PostgreSQL/PGlite) of authenticator apps and
+ * Duo D100 hardware tokens, bypass codes and lockouts. Secrets are sealed at rest (secret box);
+ * bypass codes are kept as peppered hashes. The code check is verify-passcode.ts.
+ */
 export interface BuiltinProviderOptions {
   keys: Pick<MfaKeys, 'box' | 'bypassPepper'>;
   lockout?: LockoutPolicy;
 }
 
-/** What the builtin provider can do: authenticator apps and D100 tokens; no phone channel. */
-export const BUILTIN_CAPABILITIES: ProviderCapabilities = Object.freeze({
-  phones: false,
-  smsActivation: false,
-  push: false,
-  totp: true,
-  hardwareTokens: true,
-  renameHardwareTokens: true,
-});
-export const BUILTIN_NO_PHONE_CHANNEL =
-  'The builtin MFA provider has no phone channel: it cannot send text messages or pushes. Use an authenticator app or a hardware token.';
-
-/** The builtin provider: the portal's own store in the database (embedded default). */
 export function createBuiltinProvider(db: Kysely<Database>, options: BuiltinProviderOptions): MfaProvider {
   const repo = builtinRepository(db);
   const { box, bypassPepper } = options.keys;
@@ -147,6 +86,7 @@ export function createBuiltinProvider(db: Kysely<Database>, options: BuiltinProv
   return {
     name: 'builtin',
     capabilities: BUILTIN_CAPABILITIES,
+    lifecycle: builtinAccountLifecycle(),
 
     addPhone: noPhoneChannel,
     phoneActivation: noPhoneChannel,
@@ -156,8 +96,11 @@ export function createBuiltinProvider(db: Kysely<Database>, options: BuiltinProv
     sendVerificationPush: noPhoneChannel,
     verificationPushResponse: noPhoneChannel,
 
+    ...builtinWebauthn(db, { toDevice, assertUsable }),
+
     async getUserData(username, now = new Date()) {
-      const user = await repo.findUserByUsername(username);
+      // One query: the user, their devices (with authenticator models) and the live bypass-code summary (issue 16).
+      const user = await repo.findUserData(username, now);
       if (!user) {
         return {
           provider: 'builtin',
@@ -167,14 +110,13 @@ export function createBuiltinProvider(db: Kysely<Database>, options: BuiltinProv
           bypassCodes: { active: 0, nextExpiresAt: null },
         };
       }
-      const [devices, bypass] = await Promise.all([repo.listDevices(user.id), repo.bypassSummary(user.id, now)]);
       const { status, statusReason } = effectiveStatus(user, now);
       const data: MfaData = {
         provider: 'builtin',
         status,
         statusReason,
-        devices: devices.map(toDevice),
-        bypassCodes: { active: Number(bypass.active), nextExpiresAt: iso(bypass.next_expires_at as Date | null) },
+        devices: user.devices.map((d) => toDevice(d, d.aaguid ?? undefined)),
+        bypassCodes: { active: Number(user.bypass_active ?? 0), nextExpiresAt: iso(user.bypass_next_expires_at as Date | string | null) },
       };
       return data;
     },
@@ -187,7 +129,8 @@ export function createBuiltinProvider(db: Kysely<Database>, options: BuiltinProv
 
     async listDevices(username) {
       const user = await userOrThrow(username);
-      return (await repo.listDevices(user.id)).map(toDevice);
+      const [devices, aaguids] = await Promise.all([repo.listDevices(user.id), webauthnCredentialRepository(db).aaguidsOf(user.id)]);
+      return devices.map((d) => toDevice(d, aaguids.get(d.id)));
     },
 
     async startTotpEnrolment(username, opts) {
@@ -309,101 +252,8 @@ export function createBuiltinProvider(db: Kysely<Database>, options: BuiltinProv
       return deleteDeviceOf(username, deviceId, opts.allowLast, false, new Date());
     },
 
-    async verifyPasscode(username, code, opts = {}) {
-      const now = opts.now ?? new Date();
-      const methods = opts.methods ?? ['passcode', 'bypass'];
-      const failure = (reason: VerifyFailure, extra: Partial<Extract<VerifyOutcome, { ok: false }>> = {}): VerifyOutcome => ({
-        ok: false,
-        reason,
-        justLocked: false,
-        retryAfterSeconds: null,
-        statusReason: null,
-        ...extra,
-      });
-
-      return tx(async (r): Promise<VerifyOutcome> => {
-        const user = await r.lockUserByUsername(username);
-        if (!user) return failure('not_provisioned');
-        const current = effectiveStatus(user, now);
-        if (current.status === 'disabled') return failure('user_disabled', { statusReason: current.statusReason });
-        if (current.status === 'locked_out') {
-          // A running lock: the code is not even looked at.
-          const running = current.lockedUntil
-            ? lockStatus({ failures: user.failed_attempts, lockedUntil: current.lockedUntil }, now)
-            : null;
-          return failure('user_locked_out', { statusReason: current.statusReason, retryAfterSeconds: running?.retryAfterSeconds ?? null });
-        }
-
-        let matched: Extract<VerifyOutcome, { ok: true }> | null = null;
-        let failed: 'code_invalid' | 'code_replayed' = 'code_invalid';
-
-        if (opts.deviceId) {
-          const device = await r.findDevice(user.id, opts.deviceId);
-          if (!device) throw new MfaError('device_not_found');
-        }
-        if (isWellFormedOtp(code) && methods.includes('passcode')) {
-          const devices = (await r.listVerifiableDevices(user.id)).filter((d) => !opts.deviceId || d.id === opts.deviceId);
-          if (devices.length === 0) {
-            if (opts.deviceId) throw new MfaError('verification_unsupported');
-            return failure('no_factor');
-          }
-          for (const device of devices) {
-            if (device.token_id && device.seed_sealed && device.counter !== null) {
-              const seed = box.open(device.seed_sealed, tokenSeedAad(device.token_id));
-              const result = verifyHotp({ secret: seed, code, counter: device.counter });
-              if (!result.ok) continue;
-              // Conditional on the counter read: of two concurrent uses of one code, one wins.
-              if (await r.advanceTokenCounter(device.token_id, device.counter, result.newCounter, now)) {
-                await r.touchDevice(device.id, now);
-                matched = { ok: true, method: 'hotp', deviceId: device.id, bypassId: null };
-                break;
-              }
-              failed = 'code_replayed';
-            } else if (device.secret_sealed) {
-              const secret = box.open(device.secret_sealed, deviceSecretAad(device.id)).toString('utf8');
-              const result = verifyTotp({ secret, code, now, lastUsedStep: device.last_used_step });
-              if (result.ok && (await r.useTotpStep(device.id, result.step, now))) {
-                matched = { ok: true, method: 'totp', deviceId: device.id, bypassId: null };
-                break;
-              }
-              if (result.ok || result.reason === 'replayed') failed = 'code_replayed';
-            }
-          }
-        } else if (!opts.deviceId && methods.includes('bypass')) {
-          const normal = normalizeBypassCode(code);
-          const used = normal === null ? undefined : await r.useBypassCode(user.id, hashBypassCode(normal, bypassPepper), now);
-          if (used) matched = { ok: true, method: 'bypass', deviceId: null, bypassId: used.id };
-        }
-
-        const expired = lockExpired(user, now);
-        if (matched) {
-          if (user.failed_attempts !== 0 || user.locked_until !== null || expired) {
-            await r.updateUser(user.id, {
-              failed_attempts: 0,
-              locked_until: null,
-              updated_at: now,
-              ...(expired ? { status: 'active', status_reason: null } : {}),
-            });
-          }
-          return matched;
-        }
-        const decision = nextLockoutState({ failures: user.failed_attempts, lockedUntil: user.locked_until }, 'failure', now, policy);
-        await r.updateUser(user.id, {
-          failed_attempts: decision.failures,
-          locked_until: decision.lockedUntil,
-          updated_at: now,
-          ...(decision.justLocked
-            ? { status: 'locked_out', status_reason: LOCKOUT_STATUS_REASON }
-            : expired
-              ? { status: 'active', status_reason: null }
-              : {}),
-        });
-        return failure(failed, {
-          justLocked: decision.justLocked,
-          retryAfterSeconds: decision.justLocked ? decision.retryAfterSeconds : null,
-          statusReason: decision.justLocked ? LOCKOUT_STATUS_REASON : null,
-        });
-      });
+    verifyPasscode(username, code, opts = {}) {
+      return verifyBuiltinPasscode(db, { keys: options.keys, policy }, username, code, opts);
     },
 
     async createBypassCodes(username, request, opts = {}) {

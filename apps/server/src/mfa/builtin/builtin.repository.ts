@@ -1,5 +1,9 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database, MfaBypassCodeTable, MfaDeviceTable, MfaUserTable } from '../../db/schema.js';
+
+/** What the admin user search matches: the expression of the trigram index (migration 0008). */
+export const MFA_USER_SEARCH_TEXT = `lower(username || ' ' || email || ' ' || real_name)`;
 
 /**
  * SQL of the builtin MFA store; no rules here. Pass a transaction (`trx`) as `db` to run inside it
@@ -23,24 +27,58 @@ export function builtinRepository(db: Kysely<Database>) {
         .forUpdate()
         .executeTakeFirst();
     },
-    /** Users whose username, email or real name contains `query`, by username, after `afterUsername`. */
+    /**
+     * Users whose username, email or real name contains `query`, by username, after `afterUsername`.
+     * Matches {@link MFA_USER_SEARCH_TEXT}, the expression of the trigram index (migration 0008).
+     */
     searchUsers(query: string, afterUsername: string | null, limit: number) {
       const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      let q = db
-        .selectFrom('mfa_user')
-        .selectAll()
-        .where((eb) =>
-          eb.or([
-            eb(sql`lower(username)`, 'like', pattern),
-            eb(sql`lower(email)`, 'like', pattern),
-            eb(sql`lower(real_name)`, 'like', pattern),
-          ]),
-        );
+      let q = db.selectFrom('mfa_user').selectAll().where(sql.raw(MFA_USER_SEARCH_TEXT), 'like', pattern);
       if (afterUsername !== null) q = q.where(sql`lower(username)`, '>', afterUsername.toLowerCase());
       return q
         .orderBy(sql`lower(username)`)
         .limit(limit)
         .execute();
+    },
+    /**
+     * The user with their devices and live bypass-code summary in ONE query (getuserinfo's read):
+     * the cost of a self-service read does not grow with round trips.
+     */
+    findUserData(username: string, now: Date) {
+      return db
+        .selectFrom('mfa_user as u')
+        .selectAll('u')
+        .select((eb) => [
+          // Each device with its authenticator model (WebAuthn credentials only), in the same query.
+          jsonArrayFrom(
+            eb
+              .selectFrom('mfa_device as d')
+              .leftJoin('mfa_webauthn_credential as c', 'c.device_id', 'd.id')
+              .selectAll('d')
+              .select('c.aaguid')
+              .whereRef('d.user_id', '=', 'u.id')
+              .orderBy('d.created_at')
+              .orderBy('d.id'),
+          ).as('devices'),
+          eb
+            .selectFrom('mfa_bypass_code as b')
+            .select((b) => b.fn.countAll<number>().as('n'))
+            .whereRef('b.user_id', '=', 'u.id')
+            .where('b.revoked_at', 'is', null)
+            .where('b.uses_left', '>', 0)
+            .where('b.expires_at', '>', now)
+            .as('bypass_active'),
+          eb
+            .selectFrom('mfa_bypass_code as b')
+            .select((b) => b.fn.min('b.expires_at').as('m'))
+            .whereRef('b.user_id', '=', 'u.id')
+            .where('b.revoked_at', 'is', null)
+            .where('b.uses_left', '>', 0)
+            .where('b.expires_at', '>', now)
+            .as('bypass_next_expires_at'),
+        ])
+        .where(sql`lower(u.username)`, '=', username.toLowerCase())
+        .executeTakeFirst();
     },
     updateUser(userId: string, values: Updateable<MfaUserTable>) {
       return db.updateTable('mfa_user').set(values).where('id', '=', userId).execute();

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database, HardwareTokenStatus } from '../../db/schema.js';
-import { tokenSeedAad } from './builtin-provider.js';
-import type { SecretBox } from './secret-box.js';
+import { tokenSeedAad } from './builtin-mapping.js';
+import type { ImportRefusal, ImportReport, InventoryToken, TokenInventory } from '../inventory.js';
+import { MfaError } from '../port.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 
 /**
  * The builtin provider's Duo D100 inventory, for a Solution Administrator (issue 5): list and search,
@@ -16,33 +18,6 @@ export const IMPORT_MAX_ROWS = 1000;
 const SERIAL_PATTERN = /^[A-Za-z0-9-]{1,32}$/;
 /** HOTP seeds of 16 to 64 bytes, in hex (a D100 seed is 20 bytes, 40 hex digits). */
 const SEED_PATTERN = /^(?:[0-9a-fA-F]{2}){16,64}$/;
-
-export interface InventoryToken {
-  serial: string;
-  tokenType: string;
-  status: HardwareTokenStatus;
-  assignedTo: string | null;
-  assignedAt: Date | null;
-  createdAt: Date;
-}
-
-export interface ImportRefusal {
-  line: number;
-  serial: string | null;
-  reason: 'header_missing' | 'column_count' | 'serial_invalid' | 'seed_invalid' | 'duplicate_in_file' | 'serial_exists' | 'too_many_rows';
-}
-
-export interface ImportReport {
-  imported: number;
-  refused: ImportRefusal[];
-}
-
-export class InventoryError extends Error {
-  override readonly name = 'InventoryError';
-  constructor(readonly code: 'token_not_found' | 'token_not_assigned' | 'token_assigned' | 'token_retired') {
-    super(`inventory: ${code}`);
-  }
-}
 
 /** Splits the CSV text into rows (header `serial,seed`); values are trimmed, quotes allowed around them. */
 export function parseTokenCsv(text: string): { rows: Array<{ line: number; serial: string; seed: string }>; refused: ImportRefusal[] } {
@@ -80,7 +55,7 @@ export function parseTokenCsv(text: string): { rows: Array<{ line: number; seria
   return { rows, refused };
 }
 
-export function createInventory(db: Kysely<Database>, box: SecretBox) {
+export function createInventory(db: Kysely<Database>, box: SecretBox): TokenInventory {
   const base = () =>
     db
       .selectFrom('mfa_hardware_token as t')
@@ -154,8 +129,8 @@ export function createInventory(db: Kysely<Database>, box: SecretBox) {
           .where(sql`upper(serial)`, '=', serial.toUpperCase())
           .forUpdate()
           .executeTakeFirst();
-        if (!token) throw new InventoryError('token_not_found');
-        if (token.status !== 'assigned' || token.user_id === null) throw new InventoryError('token_not_assigned');
+        if (!token) throw new MfaError('token_not_found');
+        if (token.status !== 'assigned' || token.user_id === null) throw new MfaError('token_not_assigned');
         const holder = await trx.selectFrom('mfa_user').select('username').where('id', '=', token.user_id).executeTakeFirstOrThrow();
         await trx.deleteFrom('mfa_device').where('hardware_token_id', '=', token.id).execute();
         await trx
@@ -186,9 +161,9 @@ export function createInventory(db: Kysely<Database>, box: SecretBox) {
           .where(sql`upper(serial)`, '=', serial.toUpperCase())
           .forUpdate()
           .executeTakeFirst();
-        if (!token) throw new InventoryError('token_not_found');
-        if (token.status === 'assigned') throw new InventoryError('token_assigned');
-        if (token.status === 'retired') throw new InventoryError('token_retired');
+        if (!token) throw new MfaError('token_not_found');
+        if (token.status === 'assigned') throw new MfaError('token_assigned');
+        if (token.status === 'retired') throw new MfaError('token_retired');
         await trx.updateTable('mfa_hardware_token').set({ status: 'retired', updated_at: at }).where('id', '=', token.id).execute();
         return {
           serial: token.serial,
@@ -203,4 +178,5 @@ export function createInventory(db: Kysely<Database>, box: SecretBox) {
   };
 }
 
-export type Inventory = ReturnType<typeof createInventory>;
+export type Inventory = TokenInventory;
+export type { ImportRefusal, ImportReport, InventoryToken };

@@ -9,6 +9,7 @@ import type {
   DuoUser,
   DuoVerificationPush,
   DuoVerificationPushResponse,
+  DuoWebauthnCredential,
 } from './types.js';
 
 /**
@@ -40,12 +41,28 @@ export function duoAdminApi(client: DuoClient) {
     },
     /** `GET /admin/v1/users`: every user, every page (`limit`/`offset`, `next_offset` followed to the end). */
     listUsers: () => client.getAll<DuoUser>('/admin/v1/users'),
+    /** The same list a page at a time (the directory sync), `beforePage` awaited before each call. */
+    eachUserPage: (onPage: (users: DuoUser[]) => Promise<void>, beforePage: () => Promise<void>) =>
+      client.forEachPage<DuoUser>('/admin/v1/users', onPage, {}, { beforePage }),
     /**
      * Modify User, `POST /admin/v1/users/{user_id}` (form parameters): here only `status`, which Duo
      * accepts as `active`, `bypass` or `disabled`; `active` ends a lockout. Answers the user as modified.
      */
     setUserStatus: (userId: string, status: 'active' | 'bypass' | 'disabled') =>
       client.request<DuoUser>('POST', `/admin/v1/users/${id(userId)}`, { params: { status } }),
+    /**
+     * Create User, `POST /admin/v1/users` (form parameters; `username` required, unique among
+     * usernames and aliases: Duo answers 400 otherwise). Answers the new user.
+     */
+    createUser: (input: { username: string; realname: string; email: string; status: 'active' | 'disabled' }) =>
+      client.request<DuoUser>('POST', '/admin/v1/users', {
+        params: { username: input.username, realname: input.realname, email: input.email, status: input.status },
+      }),
+    /** Modify User with the profile fields given (username, realname, email); answers the user as modified. */
+    updateUser: (userId: string, changes: { username?: string; realname?: string; email?: string }) =>
+      client.request<DuoUser>('POST', `/admin/v1/users/${id(userId)}`, { params: changes }),
+    /** Delete User, `DELETE /admin/v1/users/{user_id}`: at once and for good (not Duo's Trash); phones stay. */
+    deleteUser: (userId: string) => client.request<string>('DELETE', `/admin/v1/users/${id(userId)}`),
 
     // --- phones ---
     listUserPhones: (userId: string) => client.getAll<DuoPhone>(`/admin/v1/users/${id(userId)}/phones`),
@@ -85,6 +102,11 @@ export function duoAdminApi(client: DuoClient) {
       client.request<string>('POST', `/admin/v1/users/${id(userId)}/tokens`, { params: { token_id: tokenId } }),
     disassociateToken: (userId: string, tokenId: string) =>
       client.request<string>('DELETE', `/admin/v1/users/${id(userId)}/tokens/${id(tokenId)}`),
+
+    // --- WebAuthn credentials (enrolled in Duo's own prompt; listed and removed here) ---
+    listUserWebauthnCredentials: (userId: string) =>
+      client.getAll<DuoWebauthnCredential>(`/admin/v1/users/${id(userId)}/webauthncredentials`),
+    deleteWebauthnCredential: (webauthnKey: string) => client.request<string>('DELETE', `/admin/v1/webauthncredentials/${id(webauthnKey)}`),
 
     // --- bypass codes ---
     /**

@@ -121,14 +121,30 @@ export class DuoClient {
     options: Omit<DuoRequestOptions, 'params'> = {},
   ): Promise<T[]> {
     const items: T[] = [];
+    await this.forEachPage<T>(path, async (page) => void items.push(...page), params, options);
+    return items;
+  }
+
+  /**
+   * Reads a paged list page by page, handing each to `onPage` before asking for the next; `beforePage`
+   * is awaited before every call (a pace, so a long walk stays within Duo's rate limits).
+   */
+  async forEachPage<T>(
+    path: string,
+    onPage: (items: T[]) => Promise<void>,
+    params: Readonly<Record<string, DuoParamValue>> = {},
+    options: Omit<DuoRequestOptions, 'params'> & { beforePage?: () => Promise<void> } = {},
+  ): Promise<void> {
+    const { beforePage, ...requestOptions } = options;
     let offset = 0;
     for (let page = 0; ; page += 1) {
       if (page >= MAX_PAGES) throw this.badAnswer('GET', path, 'paging did not end');
-      const body = await this.call<T[]>('GET', path, { ...options, params: { ...params, limit: this.pageSize, offset } });
+      await beforePage?.();
+      const body = await this.call<T[]>('GET', path, { ...requestOptions, params: { ...params, limit: this.pageSize, offset } });
       if (!Array.isArray(body.response)) throw this.badAnswer('GET', path, 'a paged answer is not a list');
-      items.push(...body.response);
+      await onPage(body.response);
       const next = body.metadata?.next_offset;
-      if (next === undefined || next === null || next === '') return items;
+      if (next === undefined || next === null || next === '') return;
       const n = typeof next === 'number' ? next : /^\d+$/.test(String(next)) ? Number(next) : NaN;
       if (!Number.isInteger(n) || n <= offset) throw this.badAnswer('GET', path, 'paging did not advance');
       offset = n;

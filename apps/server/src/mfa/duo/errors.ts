@@ -32,10 +32,11 @@ export interface DuoFailure {
   retryAfterSeconds?: number;
 }
 
-const PORTAL: Record<DuoFailureKind, { status: number; code: ErrorCode }> = {
-  rejected: { status: 502, code: 'mfa.provider_rejected' },
-  rate_limited: { status: 503, code: 'mfa.provider_rate_limited' },
-  unavailable: { status: 503, code: 'mfa.provider_unavailable' },
+/** The portal code of each failure (its status, 502 or 503, is in `ERROR_STATUS`). */
+const PORTAL: Record<DuoFailureKind, ErrorCode> = {
+  rejected: 'mfa.provider_rejected',
+  rate_limited: 'mfa.provider_rate_limited',
+  unavailable: 'mfa.provider_unavailable',
 };
 
 export class DuoApiError extends AppError {
@@ -51,20 +52,17 @@ export class DuoApiError extends AppError {
     readonly call: string,
     options: { cause?: unknown } = {},
   ) {
-    const { status, code } = PORTAL[failure.kind];
     const retryAfter = failure.kind === 'rate_limited' ? Math.max(1, Math.ceil(failure.retryAfterSeconds ?? 1)) : null;
-    super(
-      status,
-      code,
-      undefined,
-      {
+    super({
+      code: PORTAL[failure.kind],
+      details: {
         provider: 'duo',
         ...(failure.httpStatus !== null ? { providerStatus: failure.httpStatus } : {}),
         ...(failure.duoCode !== null ? { providerCode: failure.duoCode } : {}),
         ...(retryAfter !== null ? { retryAfterSeconds: retryAfter } : {}),
       },
-      retryAfter !== null ? { 'retry-after': String(retryAfter) } : {},
-    );
+      headers: retryAfter !== null ? { 'retry-after': String(retryAfter) } : {},
+    });
     this.name = 'DuoApiError';
     this.kind = failure.kind;
     this.httpStatus = failure.httpStatus;

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 /** Namespace of the portal's Duo-object UUIDs (random, fixed forever: changing it renames every device). */
 export const DUO_ID_NAMESPACE = '6f1c4d9e-2b7a-4f53-9a0e-5d8c3b1e7a42';
 
-export type DuoObjectKind = 'phone' | 'token' | 'bypass_code';
+export type DuoObjectKind = 'phone' | 'token' | 'bypass_code' | 'webauthn';
 
 export function uuidV5(namespace: string, name: string): string {
   const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');

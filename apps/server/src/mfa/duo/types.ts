@@ -24,6 +24,18 @@ export interface DuoUser {
   lockout_reason?: string | null;
   phones?: DuoPhone[];
   tokens?: DuoToken[];
+  webauthncredentials?: DuoWebauthnCredential[];
+}
+
+/** A WebAuthn credential (passkey, security key, Touch ID...) as the Admin API describes it. */
+export interface DuoWebauthnCredential {
+  webauthnkey: string;
+  credential_name: string;
+  /** Unix seconds. */
+  date_added: number;
+  /** The kind Duo shows, e.g. `Security Key`, `Touch ID`, `Passkey`. */
+  label: string;
+  user?: DuoUser;
 }
 
 export interface DuoPhone {

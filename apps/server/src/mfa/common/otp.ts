@@ -40,7 +40,12 @@ export function isWellFormedOtp(code: unknown): code is string {
 
 /** A fresh TOTP secret: 20 random bytes, Base32 without padding (what authenticator apps expect). */
 export function generateTotpSecret(): string {
-  return base32.encode(randomBytes(TOTP_SECRET_BYTES), { padding: false });
+  return totpSecretOf(randomBytes(TOTP_SECRET_BYTES));
+}
+
+/** Bytes as an authenticator app's Base32 secret (no padding). */
+export function totpSecretOf(bytes: Uint8Array): string {
+  return base32.encode(bytes, { padding: false });
 }
 
 /** The `otpauth://totp/...` URI an authenticator app scans (SHA-1, 6 digits, 30 s are the defaults). */

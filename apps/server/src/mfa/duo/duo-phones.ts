@@ -1,0 +1,98 @@
+import { qrCodeSvg } from '../common/otp.js';
+import { MfaError, type PushState } from '../port.js';
+import type { DuoLookups } from './duo-lookups.js';
+import { DUO_ACTIVATION_VALID_SECONDS, E164, PLATFORM_TO_DUO, phoneToDevice } from './duo-mapping.js';
+import type { DuoExtras, DuoProviderDeps } from './extras.js';
+
+/** Duo's phone and push operations (phones, Duo Mobile activation by QR code or SMS, pushes, verification pushes). */
+export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): DuoExtras {
+  const { admin, auth } = deps;
+  const { userOrThrow, usableUser, devicesOf, phoneOf, requireAuthPreauth } = lookups;
+  return {
+    async addPhone(username, input, opts) {
+      const number = input.number.replace(/[\s().-]/g, '');
+      if (!E164.test(number))
+        throw new MfaError('invalid_request', { field: 'number', reason: 'must be an international number such as +15555550100' });
+      const user = await usableUser(username);
+      if (!opts.allowWhenDevicesExist && (await devicesOf(user)).devices.length > 0) throw new MfaError('has_devices');
+      const platform = PLATFORM_TO_DUO[input.platform.trim().toLowerCase()] ?? 'generic smartphone';
+      const phone = await admin.createPhone({ number, name: input.name?.trim() ?? '', type: input.type ?? 'mobile', platform });
+      try {
+        await admin.associatePhone(user.user_id, phone.phone_id);
+      } catch (err) {
+        await admin.deletePhone(phone.phone_id).catch(() => undefined);
+        throw err;
+      }
+      return phoneToDevice(phone, user);
+    },
+
+    async phoneActivation(username, deviceId, opts = {}) {
+      const { phone } = await phoneOf(username, deviceId);
+      const validSecs = opts.validSeconds ?? DUO_ACTIVATION_VALID_SECONDS;
+      const now = opts.now ?? new Date();
+      const a = await admin.createActivationUrl(phone.phone_id, { validSecs, install: opts.install ?? false });
+      let value: string | null = null;
+      try {
+        value = new URL(a.activation_barcode).searchParams.get('value');
+      } catch {
+        value = null;
+      }
+      return {
+        activationUrl: a.activation_url,
+        activationBarcodeUrl: a.activation_barcode,
+        qrSvg: value ? await qrCodeSvg(value) : null,
+        installationUrl: a.installation_url || null,
+        expiresAt: new Date(now.getTime() + (a.valid_secs || validSecs) * 1000),
+      };
+    },
+
+    async sendSmsActivation(username, deviceId, opts = {}) {
+      const { phone } = await phoneOf(username, deviceId);
+      const validSecs = opts.validSeconds ?? DUO_ACTIVATION_VALID_SECONDS;
+      const now = opts.now ?? new Date();
+      const a = await admin.sendSmsActivation(phone.phone_id, { validSecs, install: opts.install ?? true });
+      return { expiresAt: new Date(now.getTime() + (a.valid_secs || validSecs) * 1000) };
+    },
+
+    async startPush(username, deviceId, opts = {}) {
+      const { user, phone, device } = await phoneOf(username, deviceId);
+      if (!device.capabilities.includes('push'))
+        throw new MfaError('verification_unsupported', { reason: 'This phone cannot receive pushes (Duo Mobile is not activated)' });
+      await requireAuthPreauth(user);
+      return auth.push(user.user_id, phone.phone_id, opts);
+    },
+
+    async pushStatus(txid) {
+      const s = await auth.status(txid);
+      if (s.result === 'waiting') return { state: 'waiting', detail: s.status_msg || null };
+      if (s.result === 'allow') return { state: 'approved', detail: s.status_msg || null };
+      if (s.status === 'fraud') return { state: 'fraud', detail: s.status_msg || null };
+      if (s.status === 'timeout') return { state: 'timeout', detail: s.status_msg || null };
+      return { state: 'denied', detail: s.status_msg || null };
+    },
+
+    async sendVerificationPush(username, deviceId) {
+      const { user, phone, device } = await phoneOf(username, deviceId);
+      if (!device.capabilities.includes('push'))
+        throw new MfaError('verification_unsupported', { reason: 'This phone cannot receive pushes (Duo Mobile is not activated)' });
+      const push = await admin.sendVerificationPush(user.user_id, phone.phone_id);
+      return { pushId: push.push_id, confirmationCode: push.confirmation_code };
+    },
+
+    async verificationPushResponse(username, pushId) {
+      const user = await userOrThrow(username);
+      const r = await admin.verificationPushResponse(user.user_id, pushId);
+      const state: PushState['state'] =
+        r.result === 'approve'
+          ? 'approved'
+          : r.result === 'waiting'
+            ? 'waiting'
+            : r.result === 'fraud'
+              ? 'fraud'
+              : r.result === 'deny'
+                ? 'denied'
+                : 'timeout';
+      return { state, detail: r.result };
+    },
+  };
+}
