@@ -5,10 +5,14 @@ import type { AppConfig } from '../../config.js';
 import { authenticate } from '../../auth/authenticate.js';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
 import type { MfaProvider } from '../../mfa/port.js';
-import type { DirectoryRepository } from '../admin/directory.repository.js';
+import type { DirectoryRepository } from '../directory/directory.repository.js';
+import type { JitProvisioning } from '../provisioning/jit.service.js';
 import { getUserInfo } from './account.service.js';
 
-export async function accountRoutes(app: FastifyInstance, opts: { config: AppConfig; verify: TokenVerifier; mfa: MfaProvider; directory?: DirectoryRepository }): Promise<void> {
+export async function accountRoutes(
+  app: FastifyInstance,
+  opts: { config: AppConfig; verify: TokenVerifier; mfa: MfaProvider; directory: DirectoryRepository; jit?: JitProvisioning },
+): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/account/getuserinfo',
     {
@@ -20,7 +24,10 @@ export async function accountRoutes(app: FastifyInstance, opts: { config: AppCon
     },
     async (request, reply) => {
       const claims = request.headers[CLAIMS_HEADER];
-      const body = await getUserInfo(opts, request.caller, request.query, Array.isArray(claims) ? claims[0] : claims);
+      const body = await getUserInfo(opts, request.caller, request.query, Array.isArray(claims) ? claims[0] : claims, {
+        requestId: request.id,
+        clientAddress: request.ip ?? null,
+      });
       return reply.header('cache-control', 'no-store').send(body);
     },
   );

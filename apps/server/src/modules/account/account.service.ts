@@ -3,7 +3,8 @@ import type { AppConfig } from '../../config.js';
 import type { Caller } from '../../auth/token-verifier.js';
 import { AppError } from '../../lib/errors.js';
 import type { MfaProvider } from '../../mfa/port.js';
-import type { DirectoryRepository } from '../admin/directory.repository.js';
+import type { DirectoryRepository } from '../directory/directory.repository.js';
+import type { JitProvisioning } from '../provisioning/jit.service.js';
 
 /** Decodes the claims header (base64url JSON); a malformed header is bad input, never a 500. */
 export function parseClaimsHeader(value: string | undefined) {
@@ -14,7 +15,10 @@ export function parseClaimsHeader(value: string | undefined) {
     if (!parsed.success) throw new Error('unexpected claims');
     return parsed.data;
   } catch {
-    throw new AppError(400, 'request.invalid', undefined, { field: 'x-client-claims', reason: 'The claims header must be base64url-encoded JSON of the identity token claims.' });
+    throw new AppError({
+      code: 'request.invalid',
+      details: { field: 'x-client-claims', reason: 'The claims header must be base64url-encoded JSON of the identity token claims.' },
+    });
   }
 }
 
@@ -22,17 +26,37 @@ export function parseClaimsHeader(value: string | undefined) {
  * GET /account/getuserinfo: the signed-in user and their MFA data. The token is the authority on who
  * is calling; the query and the claims header must agree with it (403 otherwise).
  */
-export async function getUserInfo(deps: { config: AppConfig; mfa: MfaProvider; directory?: DirectoryRepository }, caller: Caller, query: UserInfoQuery, claimsHeader: string | undefined): Promise<UserInfoResponse> {
+export async function getUserInfo(
+  deps: { config: AppConfig; mfa: MfaProvider; directory: DirectoryRepository; jit?: JitProvisioning },
+  caller: Caller,
+  query: UserInfoQuery,
+  claimsHeader: string | undefined,
+  meta: { requestId: string; clientAddress: string | null } = { requestId: '', clientAddress: null },
+): Promise<UserInfoResponse> {
   const claims = parseClaimsHeader(claimsHeader);
   if (query.userid.toLowerCase() !== caller.upn || (claims?.upn && claims.upn.toLowerCase() !== caller.upn)) {
-    throw new AppError(403, 'auth.user_mismatch');
+    throw new AppError({ code: 'auth.user_mismatch' });
   }
   const firstName = caller.givenName || query.firstname;
   const lastName = caller.familyName || query.lastname;
-  const mfa = await deps.mfa.getUserData(caller.upn);
+  let mfa = await deps.mfa.getUserData(caller.upn);
+  // Just-in-time provisioning: the first sign-in creates the account (then the user enrols a first device).
+  if (mfa.status === 'not_provisioned' && deps.jit?.enabled && (await deps.jit.provision(caller, meta)))
+    mfa = await deps.mfa.getUserData(caller.upn);
   const displayName = caller.name || [firstName, lastName].filter(Boolean).join(' ') || caller.upn;
   // The portal remembers each user's roles as last seen: admins acting on them need to know (issue 5).
-  await deps.directory?.upsertSeen({ upn: caller.upn, displayName, email: caller.email || query.email, roles: caller.roles });
+  // Once per access token: the same token shown again (a reload) tells nothing new (issue 16).
+  await deps.directory.upsertSeen(
+    {
+      upn: caller.upn,
+      displayName,
+      email: caller.email || query.email,
+      roles: caller.roles,
+      ...(mfa.status !== 'not_provisioned' ? { mfaStatus: mfa.status } : {}),
+    },
+    new Date(),
+    caller.issuedAt === undefined ? undefined : String(caller.issuedAt),
+  );
   return {
     user: {
       upn: caller.upn,

@@ -9,9 +9,9 @@ import {
   adminUsersResponseSchema,
   createBypassCodesResponseSchema,
 } from '@mfa-portal/shared';
-import { hotpCode } from '../../mfa/builtin/otp.js';
-import { auditEvents, demoTokenCodes, errorOf, meTestApp, type MeTestApp, totpAt } from '../me/test-support.js';
-import { ADMIN, adminSnapshot, BOB, callAs, deviceIdOf, HELPDESK, JUSTIFY, type Method } from './test-support.js';
+import { hotpCode } from '../../mfa/common/otp.js';
+import { auditEvents, demoTokenCodes, errorOf, meTestApp, type MeTestApp, totpAt } from '../../../test/me-api.js';
+import { ADMIN, adminSnapshot, BOB, callAs, deviceIdOf, HELPDESK, JUSTIFY, type Method, verifyByHand } from '../../../test/admin-api.js';
 
 /** /api/admin/...: each route with good input, bad input (400 with the field, nothing changed) and other users' ids (404). */
 
@@ -36,6 +36,8 @@ async function refusedWithoutChange(
 
 beforeAll(async () => {
   m = await meTestApp({ MFA_VERIFY_LIMIT_PER_USER: '1000', MFA_VERIFY_LIMIT_PER_ADDRESS: '10000' });
+  // Verify, then issue (issue 14; see users/verify-then-issue.int.test.ts): the helpdesk has verified bob.
+  await verifyByHand(m, HELPDESK, BOB.upn);
 });
 afterAll(async () => m?.close());
 
@@ -70,7 +72,7 @@ describe('GET /api/admin/users/:upn', () => {
     expect(res.statusCode).toBe(200);
     const detail = adminUserDetailSchema.parse(res.json());
     expect(detail.user).toMatchObject({ upn: 'bob@example.com', displayName: 'Bob Brown', roles: [] });
-    expect(detail.mfa.devices.map((d) => d.kind)).toEqual(['phone', 'hardware_token']);
+    expect(detail.mfa.devices.map((d) => d.kind)).toEqual(['authenticator', 'hardware_token']);
     expect(detail.protection).toEqual({ protected: false, reason: null });
     expect(Object.values(detail.actions).every((a) => a.allowed)).toBe(true);
   });
@@ -205,7 +207,7 @@ describe('DELETE /api/admin/users/:upn/devices/:id', () => {
   it("answers 404 for another user's device and 400 without a reason, changing nothing", async () => {
     const erins = await deviceIdOf(m.db, 'erin@example.com');
     await refusedWithoutChange(HELPDESK, 'DELETE', `/api/admin/users/bob@example.com/devices/${erins}`, JUSTIFY, 404, 'device.not_found');
-    const bobs = await deviceIdOf(m.db, BOB.upn, 'phone');
+    const bobs = await deviceIdOf(m.db, BOB.upn, 'authenticator');
     await refusedWithoutChange(
       HELPDESK,
       'DELETE',
@@ -218,7 +220,7 @@ describe('DELETE /api/admin/users/:upn/devices/:id', () => {
   });
 
   it("removes the user's device", async () => {
-    const phone = await deviceIdOf(m.db, BOB.upn, 'phone');
+    const phone = await deviceIdOf(m.db, BOB.upn, 'authenticator');
     const res = await callAs(m, HELPDESK, 'DELETE', `/api/admin/users/bob@example.com/devices/${phone}`, JUSTIFY);
     expect(res.statusCode, res.body).toBe(200);
     expect(await m.db.selectFrom('mfa_device').select('id').where('id', '=', phone).executeTakeFirst()).toBeUndefined();
@@ -227,7 +229,7 @@ describe('DELETE /api/admin/users/:upn/devices/:id', () => {
 
 describe('POST /api/admin/users/:upn/lost-device', () => {
   it('removes the lost device and issues one single-use code valid 24 h; resumes after an interruption', async () => {
-    const phone = await deviceIdOf(m.db, 'helpdesk@example.com', 'phone');
+    const phone = await deviceIdOf(m.db, 'helpdesk@example.com', 'authenticator');
     // As the Solution Administrator (the holder is protected): the helpdesk member lost their phone.
     const url = '/api/admin/users/helpdesk@example.com/lost-device';
     const res = await callAs(m, ADMIN, 'POST', url, { deviceId: phone, ...JUSTIFY });
@@ -287,7 +289,7 @@ describe('GET /api/admin/users/:upn/lost-device', () => {
     expect((await progressOf(ADMIN)).identityCheck).toBeNull();
 
     // 2 and 3. The phone is removed and one code issued.
-    const phone = await deviceIdOf(m.db, GRACE, 'phone');
+    const phone = await deviceIdOf(m.db, GRACE, 'authenticator');
     const lost = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${GRACE}/lost-device`, { deviceId: phone, ...JUSTIFY });
     expect(lost.statusCode, lost.body).toBe(201);
     const issued = lost.json() as { bypassCode: { id: string; code: string; expiresAt: string } };
@@ -296,7 +298,7 @@ describe('GET /api/admin/users/:upn/lost-device', () => {
       actorUpn: HELPDESK.upn,
       reason: JUSTIFY.reason,
       ticket: JUSTIFY.ticket,
-      removedDevice: { id: phone, name: 'Lost phone', kind: 'phone' },
+      removedDevice: { id: phone, name: 'Lost phone', kind: 'authenticator' },
       bypassCode: { id: issued.bypassCode.id, expiresAt: issued.bypassCode.expiresAt, usesLeft: 1 },
       newDevices: [],
       tested: null,

@@ -4,8 +4,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
 import { loadIdpSecrets } from '../../idp/secrets.js';
-import { meTestApp, type MeTestApp } from '../me/test-support.js';
-import { adminSnapshot, deviceIdOf, JUSTIFY, type Method } from './test-support.js';
+import { meTestApp, type MeTestApp } from '../../../test/me-api.js';
+import { adminSnapshot, deviceIdOf, JUSTIFY, type Method } from '../../../test/admin-api.js';
 
 /**
  * The authorisation matrix (issue 5): every /api/admin and /api/me route × every kind of caller ×
@@ -61,14 +61,30 @@ interface RouteCase {
   body?(c: Ctx): unknown;
   /** Outcome for a valid token. */
   expect(c: Ctx): Expect;
+  /** Undoes what an allowed call did that would change the next rows (a sign-out revokes the caller's tokens). */
+  cleanup?(): Promise<void>;
 }
 
 const ok = (status = 200): Expect => ({ status });
+const clearRevocations = async () => void (await m.db.deleteFrom('session_revocation').execute());
 const err = (status: number, code: string): Expect => ({ status, code });
 const FORBIDDEN = err(403, 'auth.forbidden');
 const PROTECTED_SELF = err(403, 'auth.protected_account');
 const STEP_UP = err(403, 'auth.step_up_required');
 const NOT_SUPPORTED = err(409, 'mfa.not_supported_by_provider');
+/** Well-formed (not genuine) WebAuthn answers: the challenge is refused before they are read. */
+const REGISTRATION_SHAPE = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+};
+const ASSERTION_SHAPE = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+};
 const isProtectedCaller = (c: Ctx) => c.caller === 'helpdesk' || c.caller === 'solution_admin';
 
 /** Self-service: the caller's own resources, or another user's ids (not found). */
@@ -146,8 +162,33 @@ const meRoutes: RouteCase[] = [
     expect: () => err(422, 'mfa.code_invalid'),
   },
   { method: 'GET', route: 'GET /api/me/activity', path: () => '/api/me/activity', expect: () => ok() },
+  // "This wasn't me" (issue 19): only on one's own events; an event that is not the caller's is not found.
+  {
+    method: 'POST',
+    route: 'POST /api/me/activity/:id/report',
+    path: () => '/api/me/activity/999999999/report',
+    body: () => ({ signOutEverywhere: false, revokeBypassCodes: false, lockAccount: false }),
+    expect: () => err(404, 'activity.event_not_found'),
+  },
   // Phones and push (issue 6): the matrix runs on the builtin provider, which has no phone channel.
   { method: 'GET', route: 'GET /api/me/capabilities', path: () => '/api/me/capabilities', expect: () => ok() },
+  // First-device policy (issue 15): what it asks of the caller, and redeeming an enrolment pass.
+  { method: 'GET', route: 'GET /api/me/enrolment-policy', path: () => '/api/me/enrolment-policy', expect: () => ok() },
+  {
+    method: 'POST',
+    route: 'POST /api/me/enrolment-pass',
+    path: () => '/api/me/enrolment-pass',
+    body: () => ({ pass: 'not-a-pass' }),
+    expect: () => err(400, 'enrolment_pass.invalid'),
+  },
+  // Sign-out revokes (issue 14): the caller's own tokens; undone after each call so the next rows still sign in.
+  {
+    method: 'POST',
+    route: 'POST /api/me/sign-out',
+    path: () => '/api/me/sign-out',
+    expect: () => ok(204),
+    cleanup: clearRevocations,
+  },
   {
     method: 'POST',
     route: 'POST /api/me/devices/phone',
@@ -192,6 +233,46 @@ const meRoutes: RouteCase[] = [
     path: () => `/api/me/step-up/push/${randomUUID()}`,
     expect: () => err(404, 'push.not_found'),
   },
+  // Passkeys and security keys (issue 18): nobody in the matrix has one yet.
+  {
+    method: 'POST',
+    route: 'POST /api/me/webauthn/registration',
+    path: () => '/api/me/webauthn/registration',
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : STEP_UP),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/webauthn/registration/verify',
+    path: () => '/api/me/webauthn/registration/verify',
+    body: () => ({ challengeId: randomUUID(), name: 'Matrix key', response: REGISTRATION_SHAPE }),
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : err(404, 'webauthn.challenge_not_found')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/step-up/webauthn/options',
+    path: () => '/api/me/step-up/webauthn/options',
+    expect: () => err(409, 'webauthn.no_credentials'),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/step-up/webauthn',
+    path: () => '/api/me/step-up/webauthn',
+    body: () => ({ challengeId: randomUUID(), response: ASSERTION_SHAPE }),
+    expect: () => err(404, 'webauthn.challenge_not_found'),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/:id/webauthn-test/options',
+    path: (c) => `/api/me/devices/${c.ids.device}/webauthn-test/options`,
+    expect: (c) => (c.target === 'own' ? err(409, 'device.verification_unsupported') : err(404, 'device.not_found')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/:id/webauthn-test',
+    path: (c) => `/api/me/devices/${c.ids.device}/webauthn-test`,
+    body: () => ({ challengeId: randomUUID(), response: ASSERTION_SHAPE }),
+    expect: () => err(404, 'webauthn.challenge_not_found'),
+  },
 ];
 
 /** Acting on one user: staff never; never on one's own account; helpdesk never on a protected one. */
@@ -202,6 +283,14 @@ function onUser(allowed: Expect) {
     return allowed;
   };
 }
+/**
+ * Verify, then issue (issue 14): the issuing actions need the caller's recent verification of the user.
+ * The helpdesk has recorded none in this matrix (the manual verification row runs last), so it is refused;
+ * the Solution Administrator acts without one (audited as skipped).
+ */
+const VERIFY_FIRST = err(403, 'admin.verification_required');
+const verifiedFirst = (allowed: Expect) => (c: Ctx) =>
+  c.caller === 'helpdesk' && onUser(allowed)(c) === allowed ? VERIFY_FIRST : onUser(allowed)(c);
 const solutionAdminOnly = (allowed: (c: Ctx) => Expect) => (c: Ctx) => (c.caller === 'solution_admin' ? allowed(c) : FORBIDDEN);
 
 const adminRoutes: RouteCase[] = [
@@ -237,28 +326,36 @@ const adminRoutes: RouteCase[] = [
     route: 'POST /api/admin/users/:upn/bypass-codes',
     path: (c) => `/api/admin/users/${c.upn}/bypass-codes`,
     body: () => ({ count: 1, validitySeconds: 3600, ...JUSTIFY }),
-    expect: onUser(ok(201)),
+    expect: verifiedFirst(ok(201)),
   },
   {
     method: 'DELETE',
     route: 'DELETE /api/admin/users/:upn/devices/:id',
     path: (c) => `/api/admin/users/${c.upn}/devices/${randomUUID()}`,
     body: () => JUSTIFY,
-    expect: onUser(err(404, 'device.not_found')),
+    expect: verifiedFirst(err(404, 'device.not_found')),
   },
   {
     method: 'POST',
     route: 'POST /api/admin/users/:upn/devices/:id/resync',
     path: (c) => `/api/admin/users/${c.upn}/devices/${c.ids.token}/resync`,
     body: () => ({ codes: ['111111', '222222', '333333'], ...JUSTIFY }),
-    expect: onUser(err(422, 'mfa.code_invalid')),
+    expect: verifiedFirst(err(422, 'mfa.code_invalid')),
   },
   {
     method: 'POST',
     route: 'POST /api/admin/users/:upn/lost-device',
     path: (c) => `/api/admin/users/${c.upn}/lost-device`,
     body: () => ({ deviceId: randomUUID(), ...JUSTIFY }),
-    expect: onUser(err(404, 'device.not_found')),
+    expect: verifiedFirst(err(404, 'device.not_found')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/sign-out-everywhere',
+    path: (c) => `/api/admin/users/${c.upn}/sign-out-everywhere`,
+    body: () => JUSTIFY,
+    expect: onUser(ok()),
+    cleanup: clearRevocations,
   },
   {
     method: 'GET',
@@ -322,6 +419,156 @@ const adminRoutes: RouteCase[] = [
     expect: solutionAdminOnly(() => ok()),
   },
   { method: 'GET', route: 'GET /api/admin/audit/verify', path: () => '/api/admin/audit/verify', expect: solutionAdminOnly(() => ok()) },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/audit/verifications',
+    path: () => '/api/admin/audit/verifications',
+    body: () => ({ mode: 'incremental' }),
+    expect: solutionAdminOnly(() => ok(202)),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/audit/verifications/:id',
+    path: () => '/api/admin/audit/verifications/00000000-0000-4000-8000-000000000000',
+    expect: solutionAdminOnly(() => err(404, 'audit.verification_not_found')),
+  },
+  // Reports (issue 19): organisation-wide, protected accounts included: Solution Administrators only.
+  {
+    method: 'GET',
+    route: 'GET /api/admin/reports/coverage',
+    path: () => '/api/admin/reports/coverage',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/reports/without-factor',
+    path: () => '/api/admin/reports/without-factor?limit=5',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/reports/without-factor.csv',
+    path: () => '/api/admin/reports/without-factor.csv',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/reports/locked',
+    path: () => '/api/admin/reports/locked?limit=5',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/reports/locked.csv',
+    path: () => '/api/admin/reports/locked.csv',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/reports/stale-devices',
+    path: () => '/api/admin/reports/stale-devices?limit=5',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/reports/stale-devices.csv',
+    path: () => '/api/admin/reports/stale-devices.csv',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/reports/bypass-codes',
+    path: () => '/api/admin/reports/bypass-codes?limit=5',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/reports/bypass-codes.csv',
+    path: () => '/api/admin/reports/bypass-codes.csv',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  // Passkeys and security keys (issue 18): the Solution Administrator's policy.
+  {
+    method: 'GET',
+    route: 'GET /api/admin/webauthn/policy',
+    path: () => '/api/admin/webauthn/policy',
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'PUT',
+    route: 'PUT /api/admin/webauthn/policy',
+    path: () => '/api/admin/webauthn/policy',
+    body: () => ({ aaguidAllowList: [], requirePhishingResistantForProtected: false }),
+    expect: solutionAdminOnly(() => ok()),
+  },
+  // Account lifecycle and enrolment passes (issue 15): acting on one user.
+  {
+    method: 'GET',
+    route: 'GET /api/admin/users/:upn/enrolment-passes',
+    path: (c) => `/api/admin/users/${c.upn}/enrolment-passes`,
+    expect: onUser(ok()),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/enrolment-passes',
+    path: (c) => `/api/admin/users/${c.upn}/enrolment-passes`,
+    body: () => JUSTIFY,
+    expect: verifiedFirst(ok(201)),
+  },
+  {
+    method: 'DELETE',
+    route: 'DELETE /api/admin/users/:upn/enrolment-passes/:id',
+    path: (c) => `/api/admin/users/${c.upn}/enrolment-passes/${randomUUID()}`,
+    expect: onUser(err(404, 'enrolment_pass.not_found')),
+  },
+  // Disable before enable, so every account ends where it started.
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/disable',
+    path: (c) => `/api/admin/users/${c.upn}/disable`,
+    body: () => JUSTIFY,
+    expect: onUser(ok()),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/enable',
+    path: (c) => `/api/admin/users/${c.upn}/enable`,
+    body: () => JUSTIFY,
+    expect: onUser(ok()),
+  },
+  // Last: revoking bypass codes removes the fixture's codes.
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/bypass-codes/revoke',
+    path: (c) => `/api/admin/users/${c.upn}/bypass-codes/revoke`,
+    body: () => JUSTIFY,
+    expect: onUser(ok()),
+  },
+  // The security notification outbox (issue 19): the Solution Administrator only.
+  { method: 'GET', route: 'GET /api/admin/notifications', path: () => '/api/admin/notifications', expect: solutionAdminOnly(() => ok()) },
+  // SCIM tokens: the Solution Administrator only.
+  { method: 'GET', route: 'GET /api/admin/scim-tokens', path: () => '/api/admin/scim-tokens', expect: solutionAdminOnly(() => ok()) },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/scim-tokens',
+    path: () => '/api/admin/scim-tokens',
+    body: () => ({ name: `Matrix ${randomUUID().slice(0, 8)}` }),
+    expect: solutionAdminOnly(() => ok(201)),
+  },
+  {
+    method: 'DELETE',
+    route: 'DELETE /api/admin/scim-tokens/:id',
+    path: () => `/api/admin/scim-tokens/${randomUUID()}`,
+    expect: solutionAdminOnly(() => err(404, 'scim_token.not_found')),
+  },
+  // Last: it records a verification, which would let the helpdesk pass the rows above.
+  {
+    method: 'POST',
+    route: 'POST /api/admin/users/:upn/verify-identity/manual',
+    path: (c) => `/api/admin/users/${c.upn}/verify-identity/manual`,
+    body: () => ({ method: 'photo_id_video_call', ticket: 'INC-1' }),
+    expect: onUser(ok(201)),
+  },
 ];
 
 let m: MeTestApp;
@@ -373,7 +620,7 @@ async function idsOf(upn: string, serial: string) {
     createdBy: 'setup',
   });
   return {
-    device: await deviceIdOf(m.db, upn, 'phone'),
+    device: await deviceIdOf(m.db, upn),
     token: await deviceIdOf(m.db, upn, 'hardware_token'),
     serial,
     bypass: bypass.codes[0]!.id,
@@ -403,7 +650,7 @@ beforeAll(async () => {
   mint = async (caller) => {
     const who = IDENTITY[caller];
     const now = Math.floor(Date.now() / 1000);
-    const jwt = new SignJWT({ upn: who.upn, preferred_username: who.upn, email: who.upn, roles: who.roles })
+    const jwt = new SignJWT({ upn: who.upn, preferred_username: who.upn, email: who.upn, roles: who.roles, scp: 'access_as_user' })
       .setProtectedHeader({ alg: 'RS256', kid: jwk.kid!, typ: 'at+jwt' })
       .setIssuer(issuer)
       .setAudience(caller === 'wrong_audience' ? 'api://another-application' : audience)
@@ -470,6 +717,7 @@ describe('authorisation matrix', () => {
               expect(last).toMatchObject({ actor_upn: IDENTITY[caller as 'staff'].upn, outcome: 'failure', reason: 'auth.forbidden' });
               expect(last.details).toMatchObject({ denyReason: details?.reason });
             }
+            await route.cleanup?.();
           });
         }
       }

@@ -32,6 +32,8 @@ export interface AuditEvent {
   requestId: string | null;
   clientAddress: string | null;
   details: AuditDetails | null;
+  /** The client's User-Agent (0014); hashed only when present, so older rows keep their hashes. */
+  userAgent?: string | null;
 }
 
 export interface ChainedAuditEvent extends AuditEvent {
@@ -120,6 +122,7 @@ function canonical(event: AuditEvent): string {
     requestId: optionalString(event.requestId, 'requestId'),
     clientAddress: optionalString(event.clientAddress, 'clientAddress'),
     details: event.details === null || event.details === undefined ? null : canonicalJson(event.details, 'details'),
+    ...(event.userAgent === null || event.userAgent === undefined ? {} : { userAgent: optionalString(event.userAgent, 'userAgent') }),
   });
 }
 

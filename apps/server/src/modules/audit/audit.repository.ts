@@ -37,6 +37,43 @@ export function auditRepository(db: Kysely<Database>) {
     page(afterId: number, limit: number) {
       return db.selectFrom('audit_event').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
     },
+    /** Rows in chain order after `afterId` (exclusive) up to `upToId` (inclusive), at most `limit`. */
+    pageUpTo(afterId: number, upToId: number, limit: number) {
+      return db
+        .selectFrom('audit_event')
+        .selectAll()
+        .where('id', '>', afterId)
+        .where('id', '<=', upToId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+    /** How many events lie after `afterId` up to `upToId` (an index-only count). */
+    async countBetween(afterId: number, upToId: number): Promise<number> {
+      const row = await db
+        .selectFrom('audit_event')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('id', '>', afterId)
+        .where('id', '<=', upToId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    eventHash(id: number) {
+      return db.selectFrom('audit_event').select(['id', 'hash']).where('id', '=', id).executeTakeFirst();
+    },
+    /** The latest checkpoint at or before `upToId`: the chain up to it was found intact. */
+    latestCheckpoint(upToId: number) {
+      return db
+        .selectFrom('audit_checkpoint')
+        .selectAll()
+        .where('last_event_id', '<=', upToId)
+        .orderBy('last_event_id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+    insertCheckpoint(lastEventId: number, hash: string, eventCount: number) {
+      return db.insertInto('audit_checkpoint').values({ last_event_id: lastEventId, hash, event_count: eventCount }).execute();
+    },
     /** Events matching every given filter, newest first, before `beforeId`. */
     search(f: AuditFilter, beforeId: number | null, limit: number) {
       let q = db.selectFrom('audit_event').selectAll();

@@ -1,17 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import {
-  assertNoSecrets,
-  chainHash,
-  GENESIS_HASH,
-  verifyChain,
-  type AuditEvent,
-  type ChainedAuditEvent,
-  type ChainVerification,
-} from './audit-chain.js';
-import { auditRepository, type AuditFilter, type AuditRow } from './audit.repository.js';
+import { runInTransaction } from '../../db/unit-of-work.js';
+import { storableDetails, storableNullableText, storableText } from './audit-text.js';
+import { assertNoSecrets, chainHash, type AuditEvent, type ChainedAuditEvent, type ChainVerification } from './audit-chain.js';
+import { walkChain, type VerificationMode } from './audit-verification.js';
+import { auditRepository, type AuditFilter } from './audit.repository.js';
+import { toChainedEvent } from './audit-row.js';
+import { currentRequestMeta } from '../../lib/request-meta.js';
 
 export type { AuditFilter } from './audit.repository.js';
+export { toChainedEvent } from './audit-row.js';
 
 /**
  * The audit log (issue 3, "Audit"): every change and every failed attempt, appended to a
@@ -38,7 +36,15 @@ export interface AuditEntry {
   requestId?: string | null;
   clientAddress?: string | null;
   details?: Record<string, unknown> | null;
+  /** The client's User-Agent; defaults to that of the request in progress. */
+  userAgent?: string | null;
 }
+
+/**
+ * Called inside the appending transaction with the same executor, after the event is written: what it
+ * writes (the notification outbox) commits or rolls back with the event.
+ */
+export type AuditAppendHook = (trx: Kysely<Database>, event: ChainedAuditEvent) => Promise<void>;
 
 export interface AuditPage {
   events: ChainedAuditEvent[];
@@ -46,105 +52,137 @@ export interface AuditPage {
 }
 
 export interface AuditService {
+  /**
+   * Appends one event: on the ambient transaction when the caller runs in one (see
+   * {@link AuditService.atomically}), else in a transaction of its own. The single place audit rows are written.
+   */
   append(entry: AuditEntry, opts?: { now?: Date }): Promise<ChainedAuditEvent>;
-  /** Walks the whole chain from the genesis hash and checks the stored head; reports the first broken row. */
-  verify(opts?: { batchSize?: number }): Promise<ChainVerification>;
+  /**
+   * Runs `fn` (a change and its `append`s) in one database transaction: both or neither (issue 14).
+   * Joins the ambient transaction when already inside one.
+   */
+  atomically<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * The entry as it will be stored (text made storable, details checked for secrets): called before a
+   * change that cannot be rolled back, so that its audit append cannot fail for what the caller sent.
+   */
+  prepare(entry: AuditEntry): AuditEntry;
+  /**
+   * Walks the chain (from the genesis hash, or `incremental`: from the latest checkpoint) up to the head
+   * read at the start, a page at a time without a long transaction; reports the first broken row.
+   */
+  verify(opts?: { batchSize?: number; mode?: VerificationMode }): Promise<ChainVerification>;
+  /** Every event matching the filter, newest first, a page at a time (keyset: constant memory). */
+  stream(filter: AuditFilter, opts?: { pageSize?: number }): AsyncGenerator<ChainedAuditEvent[]>;
   /** Events where `upn` is the target or the actor, newest first; `cursor` is the previous page's `nextCursor`. */
   listForUser(upn: string, opts: { cursor?: string; limit: number }): Promise<AuditPage>;
   /** The whole log filtered (Solution Administrator), newest first. */
   search(filter: AuditFilter, opts: { cursor?: string; limit: number }): Promise<AuditPage>;
 }
 
-export function toChainedEvent(row: AuditRow): ChainedAuditEvent {
+/**
+ * Test-only fault injection (issue 14): when set (and only under NODE_ENV=test), called before each
+ * append; a throw makes the append fail, so tests can check that a change is rolled back with it.
+ */
+export const auditFaultsForTests: { beforeAppend: ((entry: AuditEntry) => void) | null } = { beforeAppend: null };
+
+export function prepareAuditEntry(entry: AuditEntry): AuditEntry {
+  const details = entry.details ? storableDetails(entry.details) : null;
+  if (details) assertNoSecrets(details);
   return {
-    id: String(row.id),
-    occurredAt: row.occurred_at,
-    actorUpn: row.actor_upn,
-    actorRoles: row.actor_roles,
-    target: row.target_upn,
-    action: row.action,
-    outcome: row.outcome,
-    reason: row.reason,
-    requestId: row.request_id,
-    clientAddress: row.client_address,
-    details: row.details,
-    prevHash: row.prev_hash,
-    hash: row.hash,
+    actor: entry.actor ? { upn: storableText(entry.actor.upn), roles: entry.actor.roles.map(storableText) } : null,
+    target: storableNullableText(entry.target),
+    action: storableText(entry.action),
+    outcome: entry.outcome,
+    reason: storableNullableText(entry.reason),
+    requestId: storableNullableText(entry.requestId),
+    clientAddress: storableNullableText(entry.clientAddress),
+    details,
+    userAgent: storableNullableText(entry.userAgent !== undefined ? entry.userAgent : (currentRequestMeta()?.userAgent ?? null)),
   };
 }
 
-export function createAuditService(db: Kysely<Database>): AuditService {
+/** Appends one (prepared) event on `trx`, serialised on the chain head's row lock. */
+async function appendOn(
+  trx: Kysely<Database>,
+  entry: AuditEntry,
+  opts: { now?: Date; afterAppend?: AuditAppendHook } = {},
+): Promise<ChainedAuditEvent> {
+  if (process.env.NODE_ENV === 'test') auditFaultsForTests.beforeAppend?.(entry);
+  const details = entry.details ?? null;
+  const now = opts.now ?? new Date();
+  const r = auditRepository(trx);
+  const head = await r.lockHead();
+  if (!head) throw new Error('audit_head is missing: the audit log cannot be appended to');
+  const id = await r.nextId();
+  const event: AuditEvent = {
+    id: String(id),
+    occurredAt: now,
+    actorUpn: entry.actor?.upn ?? null,
+    actorRoles: [...(entry.actor?.roles ?? [])],
+    target: entry.target,
+    action: entry.action,
+    outcome: entry.outcome,
+    reason: entry.reason ?? null,
+    requestId: entry.requestId ?? null,
+    clientAddress: entry.clientAddress ?? null,
+    details,
+    userAgent: entry.userAgent ?? null,
+  };
+  const hash = chainHash(head.hash, event);
+  await r.insert({
+    id,
+    occurred_at: now,
+    actor_upn: event.actorUpn,
+    actor_roles: [...event.actorRoles],
+    target_upn: event.target,
+    action: event.action,
+    outcome: event.outcome,
+    reason: event.reason,
+    request_id: event.requestId,
+    client_address: event.clientAddress,
+    details: details ? JSON.stringify(details) : null,
+    user_agent: event.userAgent ?? null,
+    prev_hash: head.hash,
+    hash,
+  });
+  await r.setHead(hash, id, now);
+  const chained = { ...event, prevHash: head.hash, hash };
+  // What the hook writes (the notification outbox) commits or rolls back with the event.
+  await opts.afterAppend?.(trx, chained);
+  return chained;
+}
+
+export function createAuditService(db: Kysely<Database>, hooks: { afterAppend?: AuditAppendHook } = {}): AuditService {
   const repo = auditRepository(db);
+  const afterAppend = hooks.afterAppend;
   return {
     async append(entry, opts = {}) {
-      const details = entry.details ?? null;
-      if (details) assertNoSecrets(details);
-      const now = opts.now ?? new Date();
-      // Only `trx` inside (PGlite deadlocks on `db` within a transaction).
-      return db.transaction().execute(async (trx) => {
-        const r = auditRepository(trx);
-        const head = await r.lockHead();
-        if (!head) throw new Error('audit_head is missing: the audit log cannot be appended to');
-        const id = await r.nextId();
-        const event: AuditEvent = {
-          id: String(id),
-          occurredAt: now,
-          actorUpn: entry.actor?.upn ?? null,
-          actorRoles: [...(entry.actor?.roles ?? [])],
-          target: entry.target,
-          action: entry.action,
-          outcome: entry.outcome,
-          reason: entry.reason ?? null,
-          requestId: entry.requestId ?? null,
-          clientAddress: entry.clientAddress ?? null,
-          details,
-        };
-        const hash = chainHash(head.hash, event);
-        await r.insert({
-          id,
-          occurred_at: now,
-          actor_upn: event.actorUpn,
-          actor_roles: [...event.actorRoles],
-          target_upn: event.target,
-          action: event.action,
-          outcome: event.outcome,
-          reason: event.reason,
-          request_id: event.requestId,
-          client_address: event.clientAddress,
-          details: details ? JSON.stringify(details) : null,
-          prev_hash: head.hash,
-          hash,
-        });
-        await r.setHead(hash, id, now);
-        return { ...event, prevHash: head.hash, hash };
-      });
+      const prepared = prepareAuditEntry(entry);
+      // Joins the ambient transaction (the change's) when there is one: `db` is the unit of work's.
+      return db.transaction().execute((trx) => appendOn(trx, prepared, { ...opts, afterAppend }));
     },
 
+    atomically(fn) {
+      return runInTransaction(db, fn);
+    },
+
+    prepare: prepareAuditEntry,
+
     async verify(opts = {}) {
-      const batchSize = opts.batchSize ?? 1000;
-      // One snapshot: appends running meanwhile neither break nor extend what is checked.
-      return db
-        .transaction()
-        .setIsolationLevel('repeatable read')
-        .execute(async (trx): Promise<ChainVerification> => {
-          const r = auditRepository(trx);
-          let anchor = GENESIS_HASH;
-          let afterId = 0;
-          let count = 0;
-          for (;;) {
-            const rows = await r.page(afterId, batchSize);
-            if (rows.length === 0) break;
-            const result = verifyChain(rows.map(toChainedEvent), { anchor });
-            if (!result.ok) return { ...result, brokenAt: count + result.brokenAt };
-            count += rows.length;
-            anchor = result.head;
-            afterId = rows[rows.length - 1]!.id;
-          }
-          const head = await r.readHead();
-          // The stored head must be the last row's hash: rows removed at the end show here.
-          if (!head || head.hash !== anchor) return { ok: false, brokenAt: count, id: null, reason: 'prev_mismatch' };
-          return { ok: true, count, head: anchor };
-        });
+      return walkChain(db, { mode: opts.mode ?? 'full', ...(opts.batchSize ? { batchSize: opts.batchSize } : {}) });
+    },
+
+    async *stream(filter, opts = {}) {
+      const pageSize = opts.pageSize ?? 1000;
+      let beforeId: number | null = null;
+      for (;;) {
+        const rows = await repo.search(filter, beforeId, pageSize);
+        if (rows.length === 0) return;
+        yield rows.map(toChainedEvent);
+        if (rows.length < pageSize) return;
+        beforeId = Number(rows[rows.length - 1]!.id);
+      }
     },
 
     async search(filter, opts) {

@@ -39,7 +39,11 @@ describe('POST /locales/add/:lng/:ns', () => {
   const stored = () => localesRepository(t.database.db).listMissing('en', 'errors');
 
   it('records missing keys in the database and counts repeated reports', async () => {
-    const first = await t.app.inject({ method: 'POST', url: '/locales/add/en/errors', payload: { 'devices.list.empty_title': 'No devices yet' } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/locales/add/en/errors',
+      payload: { 'devices.list.empty_title': 'No devices yet' },
+    });
     expect(first.statusCode).toBe(202);
     expect(first.json()).toEqual({ recorded: 1 });
     await t.app.inject({ method: 'POST', url: '/locales/add/en/errors', payload: { 'devices.list.empty_title': 'No devices yet' } });
@@ -54,7 +58,11 @@ describe('POST /locales/add/:lng/:ns', () => {
     ['a non-string value', { k: 1 }, 'k'],
     ['a key with a control character', { 'a\u0001b': 'x' }, 'a\u0001b'],
     ['an over-long key', { ['k'.repeat(MISSING_KEYS_LIMITS.maxKeyLength + 1)]: 'x' }, undefined],
-    ['too many keys', Object.fromEntries(Array.from({ length: MISSING_KEYS_LIMITS.maxKeysPerRequest + 1 }, (_, i) => [`k${i}`, 'x'])), undefined],
+    [
+      'too many keys',
+      Object.fromEntries(Array.from({ length: MISSING_KEYS_LIMITS.maxKeysPerRequest + 1 }, (_, i) => [`k${i}`, 'x'])),
+      undefined,
+    ],
   ])('refuses %s with 400 and stores nothing', async (_label, payload, field) => {
     const before = await stored();
     const res = await t.app.inject({ method: 'POST', url: '/locales/add/en/errors', payload: payload as object });
@@ -65,13 +73,22 @@ describe('POST /locales/add/:lng/:ns', () => {
   });
 
   it('refuses malformed JSON with 400, not 500', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/locales/add/en/errors', headers: { 'content-type': 'application/json' }, payload: '{"a":' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/locales/add/en/errors',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'request.invalid', details: { field: 'body' } });
   });
 
   it('refuses an oversized body with 413', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/locales/add/en/errors', payload: { k: 'x'.repeat(MISSING_KEYS_LIMITS.bodyLimitBytes) } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/locales/add/en/errors',
+      payload: { k: 'x'.repeat(MISSING_KEYS_LIMITS.bodyLimitBytes) },
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().code).toBe('request.body_too_large');
   });
@@ -88,8 +105,17 @@ describe('POST /locales/add/:lng/:ns', () => {
 
   it('keeps the store bounded: once full, new keys are refused with 409', async () => {
     const db = t.database.db;
-    const filler = Array.from({ length: MISSING_KEYS_LIMITS.maxStoredKeys }, (_, i) => ({ lng: 'en', ns: 'filler', key: `f${i}`, fallback: 'x' }));
-    for (let i = 0; i < filler.length; i += 500) await db.insertInto('missing_translation').values(filler.slice(i, i + 500)).execute();
+    const filler = Array.from({ length: MISSING_KEYS_LIMITS.maxStoredKeys }, (_, i) => ({
+      lng: 'en',
+      ns: 'filler',
+      key: `f${i}`,
+      fallback: 'x',
+    }));
+    for (let i = 0; i < filler.length; i += 500)
+      await db
+        .insertInto('missing_translation')
+        .values(filler.slice(i, i + 500))
+        .execute();
     const res = await t.app.inject({ method: 'POST', url: '/locales/add/en/errors', payload: { 'brand.new.key': 'x' } });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('locale.store_full');

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { errorBodySchema } from '@mfa-portal/shared';
+import { errorBodySchema, userText } from '@mfa-portal/shared';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { localesRepository } from './locales.repository.js';
@@ -13,10 +13,7 @@ const lngSchema = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'must be 
 const nsSchema = z.string().regex(NAMESPACE_PATTERN, 'must be a namespace name such as common');
 
 const missingKeysSchema = z
-  .record(
-    z.string().min(1).max(L.maxKeyLength).refine((k) => ![...k].some((ch) => ch.charCodeAt(0) < 32), 'must not contain control characters'),
-    z.string().max(L.maxFallbackLength),
-  )
+  .record(userText({ max: L.maxKeyLength, min: 1, trim: false }), userText({ max: L.maxFallbackLength, multiline: true, trim: false }))
   .refine((o) => Object.keys(o).length >= 1, 'must name at least one key')
   .refine((o) => Object.keys(o).length <= L.maxKeysPerRequest, `must name at most ${L.maxKeysPerRequest} keys`);
 
@@ -27,7 +24,7 @@ export async function localesRoutes(app: FastifyInstance, opts: { db: Kysely<Dat
 
   const lookup = (lng: string, ns: string) => {
     const text = translations.get(lng)?.get(ns);
-    if (text === undefined) throw new AppError(404, 'locale.not_found', undefined, { field: translations.has(lng) ? 'ns' : 'lng' });
+    if (text === undefined) throw new AppError({ code: 'locale.not_found', details: { field: translations.has(lng) ? 'ns' : 'lng' } });
     return text;
   };
 
@@ -63,7 +60,7 @@ export async function localesRoutes(app: FastifyInstance, opts: { db: Kysely<Dat
       const { n } = await repo.countMissing();
       const full = Number(n) + entries.length > L.maxStoredKeys;
       await repo.recordMissing(lng, ns, entries, !full);
-      if (full) throw new AppError(409, 'locale.store_full', undefined, { reason: `At most ${L.maxStoredKeys} missing keys are kept.` });
+      if (full) throw new AppError({ code: 'locale.store_full', details: { reason: `At most ${L.maxStoredKeys} missing keys are kept.` } });
       return reply.code(202).send({ recorded: entries.length });
     },
   );

@@ -23,7 +23,8 @@ export function loadTranslations(dir: string): Map<string, Map<string, string>> 
       } catch (err) {
         throw new Error(`translation file locales/${lng}/${file} is not valid JSON: ${(err as Error).message}`);
       }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`translation file locales/${lng}/${file} must hold a JSON object`);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error(`translation file locales/${lng}/${file} must hold a JSON object`);
       files.set(ns, JSON.stringify(parsed));
     }
     byLanguage.set(lng, files);

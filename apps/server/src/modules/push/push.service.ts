@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { PUSH_TIMEOUT_SECONDS, type PushTransaction } from '@mfa-portal/shared';
 import type { Database, PushTransactionTable } from '../../db/schema.js';
 import { MfaError, type MfaProvider, type PushState } from '../../mfa/port.js';
+import { pushRepository } from './push.repository.js';
 
 /**
  * Pushes the portal starts through the MFA provider (issue 6). The provider's transaction id stays on
@@ -58,16 +59,7 @@ function toPush(row: {
 export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: { timeoutSeconds?: number } = {}): PushService {
   const timeoutSeconds = opts.timeoutSeconds ?? PUSH_TIMEOUT_SECONDS;
 
-  async function complete(id: string, state: PushState['state'], now: Date) {
-    // Only the first completion wins; a concurrent poll finds nothing to update.
-    return db
-      .updateTable('push_transaction')
-      .set({ state, completed_at: now })
-      .where('id', '=', id)
-      .where('state', '=', 'waiting')
-      .returningAll()
-      .executeTakeFirst();
-  }
+  const repo = pushRepository(db);
 
   return {
     timeoutSeconds,
@@ -83,30 +75,23 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
       } else {
         providerRef = (await mfa.startPush(user, deviceId)).txid;
       }
-      const row = await db
-        .insertInto('push_transaction')
-        .values({
-          id: randomUUID(),
-          upn: user,
-          device_id: deviceId,
-          purpose,
-          provider_ref: providerRef,
-          actor_upn: actorUpn.toLowerCase(),
-          state: 'waiting',
-          started_at: now,
-          expires_at: new Date(now.getTime() + timeoutSeconds * 1000),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await repo.insert({
+        id: randomUUID(),
+        upn: user,
+        device_id: deviceId,
+        purpose,
+        provider_ref: providerRef,
+        actor_upn: actorUpn.toLowerCase(),
+        state: 'waiting',
+        started_at: now,
+        expires_at: new Date(now.getTime() + timeoutSeconds * 1000),
+      });
       return { push: toPush(row), confirmationCode };
     },
 
     async poll({ upn, txid, purpose, deviceId, actorUpn, now = new Date() }) {
       const user = upn.toLowerCase();
-      let q = db.selectFrom('push_transaction').selectAll().where('id', '=', txid).where('upn', '=', user).where('purpose', '=', purpose);
-      if (deviceId !== undefined) q = q.where('device_id', '=', deviceId);
-      if (actorUpn !== undefined) q = q.where('actor_upn', '=', actorUpn.toLowerCase());
-      const row = await q.executeTakeFirst();
+      const row = await repo.find({ id: txid, upn: user, purpose, deviceId, actorUpn: actorUpn?.toLowerCase() });
       if (!row) throw new MfaError('push_not_found');
       if (row.state !== 'waiting') return { push: toPush(row), justCompleted: false, detail: null };
 
@@ -120,9 +105,9 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
             : await mfa.pushStatus(user, row.provider_ref);
       }
       if (answer.state === 'waiting') return { push: toPush(row), justCompleted: false, detail: null };
-      const done = await complete(row.id, answer.state, now);
+      const done = await repo.complete(row.id, answer.state, now);
       if (!done) {
-        const again = await db.selectFrom('push_transaction').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+        const again = await repo.get(row.id);
         return { push: toPush(again), justCompleted: false, detail: null };
       }
       return { push: toPush(done), justCompleted: true, detail: answer.detail };

@@ -32,7 +32,8 @@ describe('GET /settings/*', () => {
     const info = apiInfoSchema.parse(JSON.parse(res.body));
     expect(info.scope).toBe('api://mfa-portal/access_as_user');
     expect(info.baseUrl).toBe('https://localhost:8443/');
-    expect(info.redirectWhitelist).toContain('https://localhost');
+    expect(info.redirectWhitelist).toEqual(['https://localhost', 'https://localhost:8443']);
+    expect(info.restrictedRoles).toEqual(['Solution Administrator', 'Helpdesk Administrator']);
   });
 
   it('sends the security headers on every answer', async () => {
@@ -45,6 +46,19 @@ describe('GET /settings/*', () => {
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('denies the browser features the portal never uses, and keeps passkeys for itself (Permissions-Policy)', async () => {
+    for (const url of ['/settings/APIInfo', '/api/me/devices', '/no-such-page', '/idp/.well-known/openid-configuration']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      const policy = String(res.headers['permissions-policy']);
+      for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'bluetooth', 'hid'])
+        expect(policy, url).toContain(`${feature}=()`);
+      expect(policy, url).toContain('publickey-credentials-get=(self)');
+      expect(policy, url).toContain('publickey-credentials-create=(self)');
+      expect(res.headers['strict-transport-security'], url).toMatch(/max-age=31536000/);
+      expect(String(res.headers['content-security-policy']), url).toContain("frame-ancestors 'none'");
+    }
   });
 });
 

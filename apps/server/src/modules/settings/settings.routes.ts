@@ -6,6 +6,10 @@ import { apiInfoFor, clientInfoFor } from './settings.service.js';
 export async function settingsRoutes(app: FastifyInstance, opts: { config: AppConfig }): Promise<void> {
   const clientInfo = JSON.stringify(clientInfoFor(opts.config));
   const apiInfo = JSON.stringify(apiInfoFor(opts.config));
-  app.get('/settings/AADClientInfo', async (_req, reply) => reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(clientInfo));
-  app.get('/settings/APIInfo', async (_req, reply) => reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(apiInfo));
+  app.get('/settings/AADClientInfo', async (_req, reply) =>
+    reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(clientInfo),
+  );
+  app.get('/settings/APIInfo', async (_req, reply) =>
+    reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(apiInfo),
+  );
 }

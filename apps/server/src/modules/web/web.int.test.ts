@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/app.js';
 
@@ -22,6 +23,38 @@ describe('serving the web application', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
+  it.each([
+    ['br, gzip, deflate', 'br', brotliDecompressSync],
+    ['gzip, deflate', 'gzip', gunzipSync],
+    ['br;q=0, gzip', 'gzip', gunzipSync],
+  ] as const)('sends the precompressed asset to "Accept-Encoding: %s" as %s, cached for good', async (accept, encoding, decode) => {
+    const res = await t.app.inject({ url: '/static/js/index-abc.js', headers: { 'accept-encoding': accept } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers['vary']).toMatch(/accept-encoding/i);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(decode(res.rawPayload).toString()).toBe('console.log("app")');
+  });
+
+  it('sends the plain asset, still varying on Accept-Encoding, to a client that accepts no compression', async () => {
+    const res = await t.app.inject({ url: '/static/js/index-abc.js', headers: { 'accept-encoding': 'identity' } });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['vary']).toMatch(/accept-encoding/i);
+    expect(res.body).toBe('console.log("app")');
+  });
+
+  it.each([
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const)('sends index.html compressed (%s), never cached', async (encoding, decode) => {
+    const res = await t.app.inject({ url: '/some/page', headers: { accept: 'text/html', 'accept-encoding': encoding } });
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers['vary']).toMatch(/accept-encoding/i);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(decode(res.rawPayload).toString()).toContain('<base href="/" />');
+  });
+
   it('serves the service worker uncached', async () => {
     const res = await t.app.inject({ url: '/service-worker.js' });
     expect(res.statusCode).toBe(200);
@@ -37,11 +70,14 @@ describe('serving the web application', () => {
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
-  it.each(['/static/js/missing.js', '/api/nothing', '/account/nothing', '/favicon.ico'])('GET %s is a JSON 404, not the application', async (url) => {
-    const res = await t.app.inject({ url });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ code: 'route.not_found' });
-  });
+  it.each(['/static/js/missing.js', '/api/nothing', '/account/nothing', '/favicon.ico'])(
+    'GET %s is a JSON 404, not the application',
+    async (url) => {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'route.not_found' });
+    },
+  );
 
   it('a POST to an unknown address is a JSON 404', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/some/path', payload: {} });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.js';
@@ -7,6 +8,21 @@ import { AppError } from '../../lib/errors.js';
 
 /** Paths that belong to the server, never to the SPA fallback. */
 const SERVER_PREFIXES = ['api/', 'account/', 'settings/', 'locales/', 'idp/', 'static/'];
+
+/** br, then gzip, when the browser accepts it (q=0 refuses); identity otherwise. */
+export function preferredEncoding(header: string | string[] | undefined): 'br' | 'gzip' | 'identity' {
+  const accepted = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    accepted.set(name, q ? Number(q.slice(2)) : 1);
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return 'identity';
+}
 
 function escapeAttr(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -20,8 +36,11 @@ export async function webRoutes(app: FastifyInstance, opts: { config: AppConfig;
   const { basePath } = opts.config;
   const indexFile = path.join(opts.webRoot, 'index.html');
   const built = fs.existsSync(indexFile);
-  const indexHtml = built ? fs.readFileSync(indexFile, 'utf8').replace('<base href="/" />', `<base href="${escapeAttr(basePath)}" />`) : undefined;
-  if (built && !indexHtml!.includes(`<base href="${escapeAttr(basePath)}"`)) throw new Error('apps/web/dist/index.html has no <base href="/" /> to rewrite');
+  const indexHtml = built
+    ? fs.readFileSync(indexFile, 'utf8').replace('<base href="/" />', `<base href="${escapeAttr(basePath)}" />`)
+    : undefined;
+  if (built && !indexHtml!.includes(`<base href="${escapeAttr(basePath)}"`))
+    throw new Error('apps/web/dist/index.html has no <base href="/" /> to rewrite');
 
   if (built) {
     await app.register(fastifyStatic, {
@@ -30,6 +49,9 @@ export async function webRoutes(app: FastifyInstance, opts: { config: AppConfig;
       wildcard: true,
       index: false,
       serve: true,
+      // The build writes .br and .gz copies (apps/web/src/lib/build/precompress.ts): sent with
+      // Content-Encoding and Vary: Accept-Encoding to a browser that accepts them.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const rel = path.relative(opts.webRoot, filePath).split(path.sep).join('/');
         reply.header('cache-control', rel.startsWith('static/') ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -37,20 +59,38 @@ export async function webRoutes(app: FastifyInstance, opts: { config: AppConfig;
     });
   }
 
-  const sendIndex = (reply: FastifyReply) => {
-    if (!indexHtml) {
-      return reply.code(503).type('text/plain; charset=utf-8').send('The web application has not been built yet. Run "npm run build" (npm start does it for you).');
+  // index.html (rewritten above) compressed once at start, like the build's assets.
+  const indexEncoded = indexHtml
+    ? { br: brotliCompressSync(indexHtml), gzip: gzipSync(indexHtml, { level: 9 }), identity: Buffer.from(indexHtml) }
+    : undefined;
+
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!indexEncoded) {
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web application has not been built yet. Run "npm run build" (npm start does it for you).');
     }
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+      .type('text/html; charset=utf-8')
+      .send(indexEncoded[encoding]);
   };
 
-  app.get(basePath, async (_req, reply) => sendIndex(reply));
+  app.get(basePath, async (request, reply) => sendIndex(request, reply));
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url.split('?')[0] ?? '';
     const rel = url.startsWith(basePath) ? url.slice(basePath.length) : undefined;
-    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && rel !== undefined && !SERVER_PREFIXES.some((p) => rel.startsWith(p)) && !/\.[a-z0-9]{1,5}$/i.test(rel);
-    if (wantsPage) return sendIndex(reply);
-    throw new AppError(404, 'route.not_found');
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      rel !== undefined &&
+      !SERVER_PREFIXES.some((p) => rel.startsWith(p)) &&
+      !/\.[a-z0-9]{1,5}$/i.test(rel);
+    if (wantsPage) return sendIndex(request, reply);
+    throw new AppError({ code: 'route.not_found' });
   });
 }

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isUserText, type PortalRole } from '@mfa-portal/shared';
+import { authenticate } from '../../../auth/authenticate.js';
+import type { AdminGlobalAction, AdminUserAction } from '../../../auth/policy.js';
+import type { TokenVerifier } from '../../../auth/token-verifier.js';
+import { contextOf } from '../../common/request-context.js';
+import type { AdminAuthorization, Justification } from './authorization.js';
+
+/** The collaborators an administration routes plugin is given. */
+export interface AdminRoutesOptions {
+  verify: TokenVerifier;
+  authorization: AdminAuthorization;
+}
+
+/** Ticket (and reason) as sent, before validation: recorded with a denied attempt when they are strings. */
+function justificationOf(request: FastifyRequest): Justification {
+  const body = request.body as { reason?: unknown; ticket?: unknown } | null | undefined;
+  if (!body || typeof body !== 'object') return {};
+  const text = (v: unknown, max: number) =>
+    typeof v === 'string' && v.trim() !== '' && isUserText(v) ? v.trim().slice(0, max) : undefined;
+  const ticket = text(body.ticket, 64);
+  return ticket ? { ticket } : {};
+}
+
+/**
+ * What every administration routes plugin (`<basePath>api/admin/...`) installs: the bearer token
+ * (onRequest), `cache-control: no-store`, and the policy decision hooks (preValidation, so a denied
+ * caller learns nothing about the input and nothing is read or changed; the denial is audited).
+ * `roleOf` is the role the decision allowed the request with.
+ */
+export function installAdminHooks(app: FastifyInstance, opts: AdminRoutesOptions) {
+  const roles = new WeakMap<FastifyRequest, PortalRole>();
+  app.addHook('onRequest', authenticate(opts.verify));
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  // The token import accepts the CSV file itself (and every admin route reads text/csv the same way).
+  app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  const onUser = (action: AdminUserAction) => async (request: FastifyRequest) => {
+    const upn = String((request.params as { upn?: unknown }).upn ?? '')
+      .trim()
+      .toLowerCase();
+    const { role } = await opts.authorization.authorizeUser(contextOf(request), upn, action, justificationOf(request));
+    roles.set(request, role);
+  };
+  const global = (action: AdminGlobalAction) => async (request: FastifyRequest) => {
+    const { role } = await opts.authorization.authorizeGlobal(contextOf(request), action, justificationOf(request));
+    roles.set(request, role);
+  };
+  const roleOf = (request: FastifyRequest): PortalRole => roles.get(request) ?? 'staff';
+  return { onUser, global, roleOf };
+}

@@ -1,0 +1,90 @@
+import { isUserText, upnSchema, type PortalRole } from '@mfa-portal/shared';
+import type { Actor, AdminGlobalAction, AdminUserAction, Decision, Policy } from '../../../auth/policy.js';
+import { AppError } from '../../../lib/errors.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { RequestContext } from '../../common/request-context.js';
+import type { DirectoryRepository, DirectoryUser } from '../../directory/directory.repository.js';
+
+/**
+ * Who may do what in the administration API (`/api/admin/...`, issue 5), shared by its modules.
+ * Routes authorise first (a denial is audited and answered 403 before anything is read or changed);
+ * every admin change is audited with the actor, the role used, the reason and the ticket.
+ */
+
+/** Reason and ticket of a change (recorded, never interpreted). */
+export interface Justification {
+  reason?: string;
+  ticket?: string;
+}
+
+export const actorOf = (ctx: RequestContext): Actor => ({ upn: ctx.upn, roles: ctx.roles });
+
+export interface AdminAuthorizationDeps {
+  audit: AuditService;
+  directory: DirectoryRepository;
+  policy: Policy;
+}
+
+export function createAdminAuthorization(deps: AdminAuthorizationDeps) {
+  const { audit, directory, policy } = deps;
+
+  /** Audits a denial; returns the 403 to throw. */
+  async function denied(
+    ctx: RequestContext,
+    action: string,
+    target: string | null,
+    decision: Extract<Decision, { allow: false }>,
+    j: Justification,
+  ): Promise<AppError> {
+    await audit.append({
+      actor: actorOf(ctx),
+      target,
+      action,
+      outcome: 'failure',
+      reason: 'auth.forbidden',
+      requestId: ctx.requestId,
+      clientAddress: ctx.clientAddress,
+      details: { role: decision.role, denyReason: decision.reason, ...(j.ticket ? { ticket: j.ticket } : {}) },
+    });
+    return new AppError({ code: 'auth.forbidden', details: { reason: decision.reason } });
+  }
+
+  return {
+    denied,
+
+    /** Whether the user's account is protected (roles never seen: protected, fail closed). */
+    protectionOf(user: DirectoryUser | null | undefined) {
+      if (!user || user.roles === null) return { protected: true, reason: 'roles_unknown' as const };
+      return policy.isProtected(user.roles) ? { protected: true, reason: 'restricted_role' as const } : { protected: false, reason: null };
+    },
+
+    /** The policy decision for an action on a user; a denial is audited and thrown as a 403. */
+    async authorizeUser(ctx: RequestContext, upn: string, action: AdminUserAction, j: Justification = {}): Promise<{ role: PortalRole }> {
+      // Who may act at all is decided before the path is even read: staff get 403 whatever the {upn}.
+      if (policy.roleOf(actorOf(ctx)) === 'staff') {
+        const decision = policy.onUser(actorOf(ctx), { upn, roles: null }, action);
+        if (!decision.allow) throw await denied(ctx, action, isUserText(upn) ? upn.toLowerCase() : null, decision, j);
+      }
+      // Then the {upn} itself, before any lookup: a 400 naming the field.
+      const parsed = upnSchema.safeParse(upn);
+      if (!parsed.success) {
+        throw new AppError({
+          code: 'request.invalid',
+          details: { field: 'upn', reason: parsed.error.issues[0]?.message ?? 'is not valid' },
+        });
+      }
+      const target = (await directory.find(upn)) ?? null;
+      const decision = policy.onUser(actorOf(ctx), { upn, roles: target?.roles ?? null }, action);
+      if (!decision.allow) throw await denied(ctx, action, upn.toLowerCase(), decision, j);
+      return { role: decision.role };
+    },
+
+    async authorizeGlobal(ctx: RequestContext, action: AdminGlobalAction, j: Justification = {}): Promise<{ role: PortalRole }> {
+      const decision = policy.global(actorOf(ctx), action);
+      if (!decision.allow) throw await denied(ctx, action, null, decision, j);
+      return { role: decision.role };
+    },
+  };
+}
+
+export type AdminAuthorization = ReturnType<typeof createAdminAuthorization>;

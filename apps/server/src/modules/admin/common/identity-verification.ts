@@ -1,0 +1,134 @@
+import {
+  ADMIN_VERIFICATION_METHODS,
+  type AdminIdentityVerification,
+  type AdminManualVerificationBody,
+  type AdminVerificationMethod,
+  type AdminVerificationState,
+  type PortalRole,
+} from '@mfa-portal/shared';
+import { AppError } from '../../../lib/errors.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { RequestContext } from '../../common/request-context.js';
+import { actorOf, type Justification } from './authorization.js';
+
+/**
+ * "Verify, then issue" (issue 14): a Helpdesk Administrator issues bypass codes, removes or resyncs a
+ * device, runs the lost-device wizard or issues an enrolment pass for a user only after recording a
+ * verification of that user's identity within the window. The record is the audit log itself: a
+ * successful `admin.user.verify_identity` event (a right passcode, an approved push, or a check made
+ * by hand with a method from a fixed list and a ticket) by this administrator about this user. A
+ * colleague's verification does not count. A Solution Administrator may act without one; the audit
+ * event of the action then says `verification: 'skipped'`, and otherwise names the verification used.
+ */
+
+export const VERIFY_IDENTITY_ACTION = 'admin.user.verify_identity';
+
+export interface IdentityVerificationsDeps {
+  audit: AuditService;
+  windowSeconds: number;
+  now?: () => Date;
+}
+
+const METHODS: ReadonlySet<string> = new Set(ADMIN_VERIFICATION_METHODS);
+const iso = (d: Date) => d.toISOString();
+
+export function createIdentityVerifications(deps: IdentityVerificationsDeps) {
+  const { audit, windowSeconds } = deps;
+  const clock = deps.now ?? (() => new Date());
+
+  /** The caller's latest successful verification of the user within the window, with its event id. */
+  async function latest(actorUpn: string, upn: string, now: Date): Promise<(AdminIdentityVerification & { eventId: string }) | null> {
+    const page = await audit.search(
+      {
+        actor: actorUpn,
+        target: upn.toLowerCase(),
+        action: VERIFY_IDENTITY_ACTION,
+        outcome: 'success',
+        from: new Date(now.getTime() - windowSeconds * 1000),
+      },
+      { limit: 50 },
+    );
+    // A wrong passcode is a successful check with `verified: false`: it proves nothing.
+    const event = page.events.find((e) => e.details?.verified === true);
+    if (!event) return null;
+    const verifiedAt = new Date(event.occurredAt);
+    const method = String(event.details?.method ?? 'passcode');
+    const ticket = event.details?.ticket;
+    return {
+      eventId: String(event.id),
+      method: (METHODS.has(method) ? method : 'passcode') as AdminVerificationMethod,
+      ticket: typeof ticket === 'string' ? ticket : null,
+      verifiedAt: iso(verifiedAt),
+      expiresAt: iso(new Date(verifiedAt.getTime() + windowSeconds * 1000)),
+    };
+  }
+
+  /** Where the caller stands with this user (shown on the user's page). */
+  async function state(ctx: RequestContext, role: PortalRole, upn: string): Promise<AdminVerificationState> {
+    const found = await latest(ctx.upn, upn, clock());
+    const current = found ? { method: found.method, ticket: found.ticket, verifiedAt: found.verifiedAt, expiresAt: found.expiresAt } : null;
+    return { required: role !== 'solution_admin', windowSeconds, current };
+  }
+
+  return {
+    windowSeconds,
+    state,
+
+    /**
+     * Before an action that needs a verification: the audit details naming the verification in force
+     * (or `verification: 'skipped'` for a Solution Administrator without one). Without one, a
+     * Helpdesk Administrator's attempt is audited as refused and answered 403 admin.verification_required.
+     */
+    async require(
+      ctx: RequestContext,
+      role: PortalRole,
+      upn: string,
+      action: string,
+      j: Justification = {},
+    ): Promise<Record<string, unknown>> {
+      const found = await latest(ctx.upn, upn, clock());
+      if (found) {
+        return {
+          verification: { method: found.method, ticket: found.ticket, verifiedAt: found.verifiedAt, eventId: found.eventId },
+        };
+      }
+      if (role === 'solution_admin') return { verification: 'skipped' };
+      await audit.append({
+        actor: actorOf(ctx),
+        target: upn.toLowerCase(),
+        action,
+        outcome: 'failure',
+        reason: 'admin.verification_required',
+        requestId: ctx.requestId,
+        clientAddress: ctx.clientAddress,
+        details: { role, verification: 'missing', ...(j.ticket ? { ticket: j.ticket } : {}) },
+      });
+      throw new AppError({
+        code: 'admin.verification_required',
+        details: { windowSeconds, verifyWith: ['verify-identity', 'verify-identity/push', 'verify-identity/manual'] },
+      });
+    },
+
+    /** Records a verification made by hand (no device left): the method, the ticket and an optional note. */
+    async recordManual(
+      ctx: RequestContext,
+      role: PortalRole,
+      upn: string,
+      body: AdminManualVerificationBody,
+    ): Promise<AdminVerificationState> {
+      await audit.append({
+        actor: actorOf(ctx),
+        target: upn.toLowerCase(),
+        action: VERIFY_IDENTITY_ACTION,
+        outcome: 'success',
+        reason: null,
+        requestId: ctx.requestId,
+        clientAddress: ctx.clientAddress,
+        details: { role, method: body.method, ticket: body.ticket, ...(body.note ? { note: body.note } : {}), verified: true },
+      });
+      return state(ctx, role, upn);
+    },
+  };
+}
+
+export type IdentityVerifications = ReturnType<typeof createIdentityVerifications>;

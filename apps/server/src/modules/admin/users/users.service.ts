@@ -1,0 +1,378 @@
+import {
+  MFA_STATUSES,
+  ADMIN_USER_ACTIONS,
+  type AdminManualVerificationBody,
+  type AdminUserActionName,
+  type AdminUserDetail,
+  type AdminUsersResponse,
+  type AdminVerifyIdentityResponse,
+  type AdminVerifyPushResponse,
+  type AdminVerifyPushStatus,
+  type CreateBypassCodesResponse,
+  type PortalRole,
+} from '@mfa-portal/shared';
+import type { AdminUserAction, Policy } from '../../../auth/policy.js';
+import { AppError } from '../../../lib/errors.js';
+import { toAppError } from '../../../mfa/errors.js';
+import type { MfaProvider } from '../../../mfa/port.js';
+import { VERIFY_FAILURE_CODES, type VerificationService } from '../../verification/verification.service.js';
+import { toActivityEvent } from '../../audit/activity-event.js';
+import type { AuditService } from '../../audit/audit.service.js';
+import type { RequestContext } from '../../common/request-context.js';
+import { deviceDetails, rateLimited } from '../../common/answers.js';
+import type { DirectoryRepository } from '../../directory/directory.repository.js';
+import type { PushService } from '../../push/push.service.js';
+import { adminAudited } from '../common/admin-audited.js';
+import { actorOf, type AdminAuthorization, type Justification } from '../common/authorization.js';
+import type { IdentityVerifications } from '../common/identity-verification.js';
+
+/**
+ * Acting on one user (`/api/admin/users/...`, Helpdesk and Solution Administrators): search, read a
+ * user's page, check their identity (passcode or push), issue bypass codes, remove or resynchronise a
+ * device, end a lockout, give the enrolment link. Routes authorise first; every action is audited
+ * with the role used, the reason and the ticket. Never a code or a secret in the audit log.
+ */
+
+export interface UsersServiceDeps {
+  mfa: MfaProvider;
+  audit: AuditService;
+  verification: VerificationService;
+  directory: DirectoryRepository;
+  policy: Policy;
+  authorization: AdminAuthorization;
+  /** Pushes started through the provider (verification push). */
+  pushes: PushService;
+  /** Where staff sign in and enrol (the activation link). */
+  portalUrl: string;
+  /** "Verify, then issue": the verification an issuing action needs (issue 14). */
+  verifications: IdentityVerifications;
+  /**
+   * Where admin search looks: the provider's own search (builtin: its store, indexed), or the portal's
+   * directory (Duo, which searches by exact name only; kept current by sign-ins, SCIM and the sync).
+   */
+  userSearch?: 'provider' | 'directory';
+  now?: () => Date;
+}
+
+const ACTIVITY_ON_DETAIL = 20;
+
+const iso = (d: Date) => d.toISOString();
+const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The policy action behind each user action shown on a user's page. */
+const USER_ACTIONS: Record<AdminUserActionName, AdminUserAction> = {
+  verify_identity: 'admin.user.verify_identity',
+  create_bypass_codes: 'admin.user.create_bypass_codes',
+  delete_device: 'admin.user.delete_device',
+  resync_token: 'admin.user.resync_token',
+  unlock: 'admin.user.unlock',
+  send_activation: 'admin.user.send_activation',
+  disable_account: 'admin.user.disable',
+  revoke_bypass_codes: 'admin.user.revoke_bypass_codes',
+  issue_enrolment_pass: 'admin.user.issue_enrolment_pass',
+};
+
+export function createUsersService(deps: UsersServiceDeps) {
+  const { mfa, audit, verification, directory, policy, authorization, verifications } = deps;
+  const clock = deps.now ?? (() => new Date());
+
+  return {
+    /** Records a verification of the caller made by hand (no device left), with the method and the ticket. */
+    async verifyIdentityManually(ctx: RequestContext, role: PortalRole, upn: string, body: AdminManualVerificationBody) {
+      if (!(await directory.find(upn)) && !(await mfa.getAccount(upn, clock()))) throw new AppError({ code: 'admin.user_not_found' });
+      return verifications.recordManual(ctx, role, upn, body);
+    },
+
+    async searchUsers(_ctx: RequestContext, query: { q: string; cursor?: string; limit: number }): Promise<AdminUsersResponse> {
+      if (deps.userSearch === 'directory') {
+        // The portal's own directory (trigram index): no call to the provider per keystroke.
+        const rows = await directory.search(query.q, query.cursor ?? null, query.limit + 1);
+        const page = rows.slice(0, query.limit);
+        return {
+          users: page.map((r) => ({
+            upn: r.upn,
+            email: r.email,
+            realName: r.display_name,
+            status: MFA_STATUSES.find((s) => s === r.mfa_status) ?? 'active',
+            protection: authorization.protectionOf({
+              upn: r.upn,
+              displayName: r.display_name,
+              email: r.email,
+              roles: r.roles,
+              lastSeenAt: r.last_seen_at,
+            }),
+          })),
+          nextCursor: rows.length > query.limit ? (page.at(-1)?.upn ?? null) : null,
+        };
+      }
+      const page = await mfa.searchUsers(query.q, { cursor: query.cursor, limit: query.limit });
+      const known = await directory.findMany(page.users.map((u) => u.username));
+      return {
+        users: page.users.map((u) => ({
+          upn: u.username.toLowerCase(),
+          email: u.email,
+          realName: u.realName,
+          status: u.status,
+          protection: authorization.protectionOf(known.get(u.username.toLowerCase())),
+        })),
+        nextCursor: page.nextCursor,
+      };
+    },
+
+    async getUser(ctx: RequestContext, upn: string): Promise<AdminUserDetail> {
+      const now = clock();
+      const [dir, data] = await Promise.all([directory.find(upn), mfa.getUserData(upn, now)]);
+      if (!dir && data.status === 'not_provisioned') throw new AppError({ code: 'admin.user_not_found' });
+      const [codes, page] = await Promise.all([
+        data.status === 'not_provisioned' ? Promise.resolve([]) : mfa.listBypassCodes(upn, { now }),
+        audit.listForUser(upn, { limit: ACTIVITY_ON_DETAIL }),
+      ]);
+      const role = policy.onUser(actorOf(ctx), { upn, roles: dir?.roles ?? null }, 'admin.user.read').role;
+      const actions = Object.fromEntries(
+        ADMIN_USER_ACTIONS.map((name) => {
+          const d = policy.onUser(actorOf(ctx), { upn, roles: dir?.roles ?? null }, USER_ACTIONS[name]);
+          return [name, { allowed: d.allow, reason: d.allow ? null : d.reason }];
+        }),
+      ) as AdminUserDetail['actions'];
+      return {
+        user: {
+          upn: upn.toLowerCase(),
+          displayName: dir?.displayName ?? '',
+          email: dir?.email ?? '',
+          roles: dir?.roles ?? null,
+          lastSeenAt: isoOrNull(dir?.lastSeenAt ?? null),
+          source: dir?.source ?? null,
+          createdAt: isoOrNull(dir?.createdAt ?? null),
+          updatedAt: isoOrNull(dir?.updatedAt ?? null),
+          groups: dir?.groups ?? [],
+        },
+        mfa: data,
+        bypassCodes: codes,
+        activity: page.events.map((e) => {
+          const { clientAddress: _omit, ...rest } = toActivityEvent(e);
+          return rest;
+        }),
+        protection: authorization.protectionOf(dir),
+        actions,
+        verification: await verifications.state(ctx, role, upn),
+      };
+    },
+
+    async verifyIdentity(
+      ctx: RequestContext,
+      role: PortalRole,
+      upn: string,
+      body: { deviceId?: string; code: string; ticket?: string },
+    ): Promise<AdminVerifyIdentityResponse> {
+      const now = clock();
+      const action = 'admin.user.verify_identity';
+      return adminAudited(
+        audit,
+        ctx,
+        role,
+        action,
+        upn,
+        body.ticket ? { ticket: body.ticket } : {},
+        { method: 'passcode', ...(body.deviceId ? { deviceId: body.deviceId } : {}) },
+        async () => {
+          const result = await verification.verify({
+            upn,
+            code: body.code,
+            purpose: 'admin_verify_identity',
+            methods: ['passcode'],
+            ...(body.deviceId ? { deviceId: body.deviceId } : {}),
+            actor: actorOf(ctx),
+            requestId: ctx.requestId,
+            clientAddress: ctx.clientAddress,
+            now,
+          });
+          if (result.ok) return { verified: true, reason: null, deviceId: result.deviceId, checkedAt: iso(now) };
+          if (result.reason === 'rate_limited') throw rateLimited(result.retryAfterSeconds);
+          if (result.reason === 'not_provisioned') throw new AppError({ code: 'mfa.user_not_provisioned' });
+          // A wrong, replayed or refused code is a result to show the helpdesk member, not an error.
+          return { verified: false, reason: VERIFY_FAILURE_CODES[result.reason], deviceId: body.deviceId ?? null, checkedAt: iso(now) };
+        },
+        (r) => ({ verified: r.verified, ...(r.reason ? { result: r.reason } : {}) }),
+      );
+    },
+
+    /**
+     * Identity check by push (issue 6): a verification push to the user's phone. The answer carries the
+     * confirmation code the helpdesk member reads to the caller (who sees it in the push), then
+     * {@link verifyIdentityPushStatus} is polled. Start and result are both audited.
+     */
+    async verifyIdentityPush(
+      ctx: RequestContext,
+      role: PortalRole,
+      upn: string,
+      deviceId: string,
+      ticket?: string,
+    ): Promise<AdminVerifyPushResponse> {
+      const now = clock();
+      // Unwanted pushes tire people into approving one: the target's verification budgets bound them.
+      const limited = await verification.throttle({
+        upn,
+        clientAddress: ctx.clientAddress,
+        action: 'admin.user.verify_identity_push',
+        actor: actorOf(ctx),
+        requestId: ctx.requestId,
+        details: { role, deviceId },
+      });
+      if (limited) throw rateLimited(limited.retryAfterSeconds);
+      const started = await adminAudited(
+        audit,
+        ctx,
+        role,
+        'admin.user.verify_identity_push',
+        upn,
+        ticket ? { ticket } : {},
+        { deviceId, method: 'push' },
+        async () => deps.pushes.start({ upn, deviceId, purpose: 'admin_verify_identity', actorUpn: ctx.upn, now }),
+        (r) => ({ txid: r.push.txid }),
+      );
+      return { ...started.push, confirmationCode: started.confirmationCode ?? '' };
+    },
+
+    /** The state of a verification push this administrator started; its result is audited once. */
+    async verifyIdentityPushStatus(ctx: RequestContext, role: PortalRole, upn: string, txid: string): Promise<AdminVerifyPushStatus> {
+      const polled = await deps.pushes
+        .poll({ upn, txid, purpose: 'admin_verify_identity', actorUpn: ctx.upn, now: clock() })
+        .catch((err: unknown) => {
+          throw toAppError(err) ?? err;
+        });
+      const verified = polled.push.state === 'approved';
+      if (polled.justCompleted) {
+        // The ticket given when the push was sent goes with its result (the verification it records).
+        const started = await audit.search(
+          { actor: ctx.upn, target: upn, action: 'admin.user.verify_identity_push', outcome: 'success' },
+          { limit: 50 },
+        );
+        const ticket = started.events.find((e) => e.details?.txid === polled.push.txid)?.details?.ticket;
+        await audit.append({
+          actor: actorOf(ctx),
+          target: upn,
+          action: 'admin.user.verify_identity',
+          outcome: verified ? 'success' : 'failure',
+          reason: verified ? null : `push.${polled.push.state}`,
+          requestId: ctx.requestId,
+          clientAddress: ctx.clientAddress,
+          details: {
+            role,
+            method: 'push',
+            ...(typeof ticket === 'string' ? { ticket } : {}),
+            deviceId: polled.push.deviceId,
+            txid: polled.push.txid,
+            verified,
+            ...(polled.detail ? { detail: polled.detail } : {}),
+          },
+        });
+      }
+      return { ...polled.push, verified };
+    },
+
+    async createBypassCodes(
+      ctx: RequestContext,
+      role: PortalRole,
+      upn: string,
+      body: { count: number; validitySeconds: number; reuseCount: number; replaceExisting: boolean } & Justification,
+    ): Promise<CreateBypassCodesResponse> {
+      const now = clock();
+      const action = 'admin.user.create_bypass_codes';
+      const verified = await verifications.require(ctx, role, upn, action, body);
+      const created = await adminAudited(
+        audit,
+        ctx,
+        role,
+        action,
+        upn,
+        body,
+        {
+          count: body.count,
+          validitySeconds: body.validitySeconds,
+          reuseCount: body.reuseCount,
+          replaceExisting: body.replaceExisting,
+          ...verified,
+        },
+        () =>
+          mfa.createBypassCodes(
+            upn,
+            {
+              count: body.count,
+              validitySeconds: body.validitySeconds,
+              reuseCount: body.reuseCount,
+              replaceExisting: body.replaceExisting,
+              createdBy: ctx.upn,
+            },
+            { now },
+          ),
+        (r) => ({ bypassIds: r.codes.map((c) => c.id), replaced: r.replaced }),
+      );
+      return { codes: created.codes.map((c) => ({ ...c, expiresAt: iso(c.expiresAt) })), replaced: created.replaced };
+    },
+
+    async deleteDevice(
+      ctx: RequestContext,
+      role: PortalRole,
+      upn: string,
+      deviceId: string,
+      body: { confirmLastDevice: boolean } & Justification,
+    ) {
+      const verified = await verifications.require(ctx, role, upn, 'admin.user.delete_device', body);
+      const device = await adminAudited(
+        audit,
+        ctx,
+        role,
+        'admin.user.delete_device',
+        upn,
+        body,
+        { deviceId, confirmLastDevice: body.confirmLastDevice, ...verified },
+        () => mfa.deleteDevice(upn, deviceId, { allowLast: body.confirmLastDevice }),
+        deviceDetails,
+      );
+      return { device };
+    },
+
+    async resyncToken(ctx: RequestContext, role: PortalRole, upn: string, deviceId: string, body: { codes: string[] } & Justification) {
+      const verified = await verifications.require(ctx, role, upn, 'admin.user.resync_token', body);
+      const device = await adminAudited(audit, ctx, role, 'admin.user.resync_token', upn, body, { deviceId, ...verified }, () =>
+        mfa.resyncHardwareToken(upn, deviceId, body.codes, { now: clock() }),
+      );
+      return { device };
+    },
+
+    async unlock(ctx: RequestContext, role: PortalRole, upn: string, body: Justification) {
+      const account = await adminAudited(
+        audit,
+        ctx,
+        role,
+        'admin.user.unlock',
+        upn,
+        body,
+        {},
+        () => mfa.unlockUser(upn, { now: clock() }),
+        (a) => ({ status: a.status }),
+      );
+      return { status: account.status, statusReason: account.statusReason };
+    },
+
+    async sendActivation(ctx: RequestContext, role: PortalRole, upn: string, body: Justification) {
+      return adminAudited(
+        audit,
+        ctx,
+        role,
+        'admin.user.send_activation',
+        upn,
+        body,
+        {},
+        async () => {
+          if (!(await mfa.getAccount(upn, clock()))) throw new AppError({ code: 'mfa.user_not_provisioned' });
+          // No e-mail is sent: the administrator gives the user the portal's address, where they add a device.
+          return { activationUrl: deps.portalUrl, emailSent: false as const };
+        },
+        () => ({ emailSent: false }),
+      );
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,118 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The portal's Prometheus metrics, built once by the composition root (app.ts) and handed to what
+ * records them. Labels hold only bounded, non-personal values: route patterns, methods, status
+ * codes, audit actions, error codes, provider operations — never a user name, address or code.
+ */
+export interface PortalMetrics {
+  registry: Registry;
+  httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
+  httpRequestsInFlight: Gauge;
+  rateLimitRefusals: Counter<'route'>;
+  auditAppends: Counter<'action' | 'outcome'>;
+  auditChainVerifications: Counter<'result'>;
+  signInSteps: Counter<'step' | 'outcome'>;
+  secondFactor: Counter<'purpose' | 'method' | 'outcome' | 'reason'>;
+  lockouts: Counter<'purpose'>;
+  apiAuthentications: Counter<'outcome'>;
+  mfaProviderCalls: Histogram<'provider' | 'operation' | 'outcome'>;
+  mfaProviderErrors: Counter<'provider' | 'operation' | 'code'>;
+}
+
+export interface PoolStatsSource {
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
+}
+
+export function createMetrics(opts: { database?: PoolStatsSource; collectDefaults?: boolean } = {}): PortalMetrics {
+  const registry = new Registry();
+  // Process metrics (CPU, memory, file descriptors) and Node's (event-loop lag, heap, GC).
+  if (opts.collectDefaults !== false) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  const registers = [registry];
+
+  const poolGauge = (name: string, help: string, pick: (s: { total: number; idle: number; waiting: number; max: number }) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const stats = opts.database?.poolStats?.();
+        if (stats) this.set(pick(stats));
+      },
+    });
+  poolGauge('portal_db_pool_connections', 'Database connections open in the pool.', (s) => s.total);
+  poolGauge('portal_db_pool_idle_connections', 'Database connections open and idle.', (s) => s.idle);
+  poolGauge('portal_db_pool_waiting_requests', 'Queries waiting for a database connection.', (s) => s.waiting);
+  poolGauge('portal_db_pool_max_connections', 'Largest number of database connections the pool opens.', (s) => s.max);
+
+  return {
+    registry,
+    httpRequestDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Duration of HTTP requests, by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    httpRequestsInFlight: new Gauge({
+      name: 'portal_http_requests_in_flight',
+      help: 'HTTP requests received and not yet answered.',
+      registers,
+    }),
+    rateLimitRefusals: new Counter({
+      name: 'portal_rate_limit_refusals_total',
+      help: 'Requests refused with 429 by a rate limit, by route pattern.',
+      labelNames: ['route'],
+      registers,
+    }),
+    auditAppends: new Counter({
+      name: 'portal_audit_appends_total',
+      help: 'Events appended to the audit log, by action and outcome.',
+      labelNames: ['action', 'outcome'],
+      registers,
+    }),
+    auditChainVerifications: new Counter({
+      name: 'portal_audit_chain_verifications_total',
+      help: 'Verifications of the audit hash chain, by result (ok, broken, error).',
+      labelNames: ['result'],
+      registers,
+    }),
+    signInSteps: new Counter({
+      name: 'portal_sign_in_steps_total',
+      help: 'Embedded identity provider sign-in steps (password, second_factor), by outcome (success, failure, refused).',
+      labelNames: ['step', 'outcome'],
+      registers,
+    }),
+    secondFactor: new Counter({
+      name: 'portal_second_factor_verifications_total',
+      help: 'Second-factor checks (sign-in and step-up), by purpose, method (passcode, bypass, push; none when no code matched), outcome and reason code.',
+      labelNames: ['purpose', 'method', 'outcome', 'reason'],
+      registers,
+    }),
+    lockouts: new Counter({
+      name: 'portal_lockouts_total',
+      help: 'Accounts locked after too many failed second-factor checks, by purpose.',
+      labelNames: ['purpose'],
+      registers,
+    }),
+    apiAuthentications: new Counter({
+      name: 'portal_api_authentications_total',
+      help: 'Bearer-token checks of API requests, by outcome (success or the error code).',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    mfaProviderCalls: new Histogram({
+      name: 'portal_mfa_provider_call_duration_seconds',
+      help: 'Duration of MFA provider calls, by provider, operation and outcome (ok or error).',
+      labelNames: ['provider', 'operation', 'outcome'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    mfaProviderErrors: new Counter({
+      name: 'portal_mfa_provider_errors_total',
+      help: 'MFA provider calls that failed, by provider, operation and error code (unexpected: not a refusal of the provider).',
+      labelNames: ['provider', 'operation', 'code'],
+      registers,
+    }),
+  };
+}

@@ -1,0 +1,96 @@
+import type { Kysely } from 'kysely';
+import type { NotificationOutboxStatus } from '@mfa-portal/shared';
+import type { NotificationsConfig } from '../../config.js';
+import type { Database, NotificationState } from '../../db/schema.js';
+import type { AuditAppendHook } from '../audit/audit.service.js';
+import { planNotification } from './notification-kinds.js';
+import { createMessageRenderer, loadNotificationStrings } from './notification-messages.js';
+import {
+  createNotificationSender,
+  smtpTransport,
+  type Backoff,
+  type NotificationSender,
+  type Recipient,
+  type SenderDeps,
+} from './notification-sender.js';
+import { notificationsRepository } from './notifications.repository.js';
+
+/**
+ * Security notifications (issue 19). `afterAppend` runs inside every audit append with the same
+ * transaction and queues the message an event causes (so a message exists if and only if the change
+ * committed); the sender delivers the queue. With SMTP_URL unset nothing is queued or sent.
+ */
+export interface NotificationsService {
+  enabled: boolean;
+  afterAppend: AuditAppendHook;
+  /** null when SMTP_URL is unset. */
+  sender: NotificationSender | null;
+  /** What administrators see of the outbox: counts by state and the latest rows (no message text). */
+  status(query: { limit: number; state?: NotificationState }): Promise<NotificationOutboxStatus>;
+}
+
+export function createNotificationsService(deps: {
+  db: Kysely<Database>;
+  config: NotificationsConfig;
+  portalUrl: string;
+  localesDir: string;
+  recipientOf: (upn: string) => Promise<Recipient | null>;
+  log?: SenderDeps['log'];
+  backoff?: Backoff;
+}): NotificationsService {
+  const { config } = deps;
+  const enabled = config.smtpUrl !== null;
+  const repo = notificationsRepository(deps.db);
+  const sender =
+    config.smtpUrl === null
+      ? null
+      : createNotificationSender({
+          repo,
+          transport: smtpTransport(config.smtpUrl),
+          renderer: createMessageRenderer(loadNotificationStrings(deps.localesDir), deps.portalUrl),
+          from: config.mailFrom,
+          recipientOf: deps.recipientOf,
+          pollMs: config.pollSeconds * 1000,
+          redact: [config.smtpUrl],
+          ...(deps.log ? { log: deps.log } : {}),
+          ...(deps.backoff ? { backoff: deps.backoff } : {}),
+        });
+
+  return {
+    enabled,
+    sender,
+    async afterAppend(trx, event) {
+      if (!enabled) return;
+      const plan = planNotification(event);
+      if (!plan) return;
+      if (plan.toSecurityContact && !config.securityContact) return;
+      await notificationsRepository(trx).enqueue({
+        auditEventId: Number(event.id),
+        kind: plan.kind,
+        targetUpn: plan.targetUpn,
+        recipient: plan.toSecurityContact ? config.securityContact : null,
+        params: { ...plan.params },
+        at: new Date(event.occurredAt),
+      });
+    },
+    async status(query) {
+      const [counts, rows] = await Promise.all([repo.countsByState(), repo.recent(query.limit, query.state)]);
+      return {
+        enabled,
+        counts,
+        messages: rows.map((r) => ({
+          id: String(r.id),
+          kind: r.kind,
+          targetUpn: r.target_upn,
+          toSecurityContact: r.recipient !== null,
+          state: r.state,
+          attempts: r.attempts,
+          createdAt: r.created_at.toISOString(),
+          nextAttemptAt: r.state === 'pending' ? r.next_attempt_at.toISOString() : null,
+          sentAt: r.sent_at ? r.sent_at.toISOString() : null,
+          lastError: r.last_error,
+        })),
+      };
+    },
+  };
+}

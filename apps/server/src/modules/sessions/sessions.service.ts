@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Caller, TokenVerifier } from '../../auth/token-verifier.js';
+import { AppError } from '../../lib/errors.js';
+import { sessionsRepository } from './sessions.repository.js';
+
+/**
+ * Sign-out revokes (issue 14): per user, a time before which every access token is refused by the API.
+ * Set when the user signs out, when the helpdesk signs them out everywhere (lost device), and when the
+ * account is disabled (admin screens, SCIM `active: false`). Kept in the database: every instance
+ * refuses the same tokens at once. Access tokens carry their issue time in whole seconds (`iat`), so a
+ * token issued in the very second of the revocation is refused too (on the safe side).
+ */
+
+export type RevocationReason = 'sign_out' | 'sign_out_everywhere' | 'account_disabled' | 'account_removed' | (string & {});
+
+export interface SessionsService {
+  /**
+   * Revokes every token of `upn` issued up to now. Writes on the ambient transaction (db/unit-of-work):
+   * call it inside the audited change that causes it, so the revocation and its audit event commit together.
+   */
+  revokeAll(upn: string, reason: RevocationReason, opts?: { now?: Date }): Promise<number>;
+  /** Why a token of `upn` issued at `issuedAt` (seconds since the epoch) has been revoked; null when it has not. */
+  revokedFor(upn: string, issuedAt: number | undefined): Promise<RevocationReason | null>;
+}
+
+export function createSessionsService(deps: {
+  db: Kysely<Database>;
+  now?: () => Date;
+  /**
+   * Ends the account's sessions at the identity provider too (the embedded one: its sessions, grants and
+   * refresh tokens), so that no browser renews its tokens after the revocation; answers how many records
+   * it removed. Not for a plain sign-out: the provider's end-session ends that browser's own session,
+   * and the user's other browsers stay signed in (their next tokens are newer than the revocation).
+   */
+  endProviderSessions?: (upn: string) => Promise<number>;
+}): SessionsService {
+  const repo = sessionsRepository(deps.db);
+  const clock = deps.now ?? (() => new Date());
+  return {
+    async revokeAll(upn, reason, opts = {}) {
+      await repo.revoke(upn.toLowerCase(), opts.now ?? clock(), reason);
+      if (reason === 'sign_out' || !deps.endProviderSessions) return 0;
+      return deps.endProviderSessions(upn);
+    },
+    async revokedFor(upn, issuedAt) {
+      const found = await repo.revocation(upn.toLowerCase());
+      if (!found) return null;
+      // No `iat`: nothing shows it was issued after the revocation.
+      if (issuedAt === undefined || issuedAt <= Math.floor(found.revokedBefore.getTime() / 1000)) return found.reason;
+      return null;
+    },
+  };
+}
+
+/**
+ * The token verifier with revocation: a valid token of a user whose sessions were revoked after it was
+ * issued is refused with 401 `auth.token_expired` (the SPA then signs in again). `except`: revocations
+ * this verifier lets through — the profile call (getuserinfo) answers a disabled account's earlier
+ * token with its status, so the shell shows "account disabled" rather than "sign in again".
+ */
+export function withSessionRevocation(
+  verify: TokenVerifier,
+  sessions: Pick<SessionsService, 'revokedFor'>,
+  opts: { except?: readonly RevocationReason[] } = {},
+): TokenVerifier {
+  return async (bearer): Promise<Caller> => {
+    const caller = await verify(bearer);
+    const reason = await sessions.revokedFor(caller.upn, caller.issuedAt);
+    if (reason !== null && !opts.except?.includes(reason))
+      throw new AppError({
+        code: 'auth.token_expired',
+        details: { reason: 'This sign-in has ended. Sign in again.' },
+        headers: { 'www-authenticate': 'Bearer error="invalid_token", error_description="the session was revoked"' },
+      });
+    return caller;
+  };
+}

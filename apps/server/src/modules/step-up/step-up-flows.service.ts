@@ -1,0 +1,82 @@
+import type { PushTransaction, StepUpBody, StepUpPushStatus, StepUpStatus } from '@mfa-portal/shared';
+import type { RequestContext } from '../common/request-context.js';
+import { auditPushResult, selfService, verificationError, type SelfServiceDeps } from '../common/self-service.js';
+import type { StepUpService } from './step-up.service.js';
+
+/**
+ * Stepping up (`/api/me/step-up`): verify with an existing factor (a passcode, a bypass code, or an
+ * approved push) to allow sensitive changes for a few minutes. The records themselves are kept by
+ * the step-up service (step-up.service.ts).
+ */
+export function createStepUpFlows(
+  deps: SelfServiceDeps & {
+    stepUp: StepUpService;
+    /** Refuses a step-up method the policy does not accept for this caller (phishing-resistant requirement, issue 18). */
+    assertStepUpMethod?: (ctx: RequestContext, method: 'passcode' | 'bypass' | 'push') => Promise<void>;
+  },
+) {
+  const { audit, stepUp, verification, pushes } = deps;
+  const { clock, usableAccount, throttle, requireCapability, audited, rethrow } = selfService(deps);
+
+  return {
+    async stepUpStatus(ctx: RequestContext): Promise<StepUpStatus> {
+      const now = clock();
+      await usableAccount(ctx, now);
+      return stepUp.status(ctx.upn, now);
+    },
+
+    async stepUp(ctx: RequestContext, body: StepUpBody): Promise<StepUpStatus> {
+      const now = clock();
+      await usableAccount(ctx, now);
+      await deps.assertStepUpMethod?.(ctx, body.method);
+      const result = await verification
+        .verify({
+          upn: ctx.upn,
+          code: body.code,
+          purpose: 'step_up',
+          methods: [body.method],
+          actor: { upn: ctx.upn, roles: ctx.roles },
+          requestId: ctx.requestId,
+          clientAddress: ctx.clientAddress,
+          now,
+        })
+        // A provider error (e.g. a factor the provider cannot check) is a clear answer, never a 500.
+        .catch(rethrow);
+      if (!result.ok) throw verificationError(result);
+      return stepUp.record(ctx.upn, body.method, now);
+    },
+
+    async startStepUpPush(ctx: RequestContext, deviceId: string): Promise<PushTransaction> {
+      const now = clock();
+      await deps.assertStepUpMethod?.(ctx, 'push');
+      await throttle(ctx, 'step_up.push_start', { deviceId });
+      const started = await audited(
+        ctx,
+        'step_up.push_start',
+        { deviceId },
+        async () => {
+          requireCapability('push');
+          await usableAccount(ctx, now);
+          return pushes.start({ upn: ctx.upn, deviceId, purpose: 'step_up', actorUpn: ctx.upn, now });
+        },
+        (r) => ({ txid: r.push.txid }),
+      );
+      return started.push;
+    },
+
+    async stepUpPushStatus(ctx: RequestContext, txid: string): Promise<StepUpPushStatus> {
+      const now = clock();
+      const polled = await pushes.poll({ upn: ctx.upn, txid, purpose: 'step_up', now }).catch(rethrow);
+      if (!polled.justCompleted) return { ...polled.push, stepUp: await stepUp.status(ctx.upn, now) };
+      await auditPushResult(audit, ctx, 'step_up.push', polled.push, polled.detail);
+      // An approval counts once, when first seen; the account must still be usable then.
+      if (polled.push.state === 'approved') {
+        await usableAccount(ctx, now);
+        return { ...polled.push, stepUp: await stepUp.record(ctx.upn, 'push', now) };
+      }
+      return { ...polled.push, stepUp: await stepUp.status(ctx.upn, now) };
+    },
+  };
+}
+
+export type StepUpFlows = ReturnType<typeof createStepUpFlows>;

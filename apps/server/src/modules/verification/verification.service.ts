@@ -1,0 +1,186 @@
+import type { ErrorCode } from '@mfa-portal/shared';
+import type { AuditActor, AuditService } from '../audit/audit.service.js';
+import type { AsyncRateLimiter } from '../../lib/rate-limit/rate-limit-store.js';
+import { mfaErrorToAppError } from '../../mfa/errors.js';
+import { LOCKOUT_REASON, MfaError, type MfaProvider, type VerifyFailure, type VerifyMethod, type VerifyOutcome } from '../../mfa/port.js';
+
+/**
+ * Verification of a second factor on behalf of a user: the one entry point for step-up, device tests
+ * and (embedded identity provider) sign-in. It rate limits per user and per client address (the app
+ * keeps the budgets in the database, shared by every instance), lets the provider check the code and
+ * apply its lockout, and audits every attempt, refused ones included. Never a code in the audit log.
+ */
+
+/** `admin_verify_identity`: a helpdesk member checks a caller's passcode before acting for them (issue 5). */
+export type VerificationPurpose = 'step_up' | 'device_test' | 'sign_in' | 'admin_verify_identity';
+
+export interface VerificationRequest {
+  upn: string;
+  code: string;
+  purpose: VerificationPurpose;
+  /** Restrict to passcodes or bypass codes (default: both). */
+  methods?: readonly VerifyMethod[];
+  /** Restrict to one device of the user. */
+  deviceId?: string;
+  /** Who is verifying (the user themself at sign-in and in the portal). */
+  actor: AuditActor | null;
+  requestId?: string | null;
+  clientAddress?: string | null;
+  now?: Date;
+}
+
+export type RateLimited = { ok: false; reason: 'rate_limited'; retryAfterSeconds: number; justLocked: false; statusReason: null };
+export type VerificationResult = VerifyOutcome | RateLimited;
+
+export interface ThrottleRequest {
+  upn: string;
+  clientAddress?: string | null;
+  /** Audit action of the refused attempt (e.g. `device.claim_token`). */
+  action: string;
+  actor: AuditActor | null;
+  requestId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+export interface VerificationService {
+  verify(request: VerificationRequest): Promise<VerificationResult>;
+  /** Takes one attempt from the user's and the address's budgets; audits and reports a refusal. */
+  throttle(request: ThrottleRequest): Promise<RateLimited | null>;
+}
+
+export interface VerificationLimiters {
+  perUser: AsyncRateLimiter;
+  perAddress: AsyncRateLimiter;
+}
+
+export interface VerificationLimits {
+  perUser: number;
+  perAddress: number;
+  windowSeconds: number;
+}
+
+/** The error code that names each failure (also the audit reason). */
+export const VERIFY_FAILURE_CODES: Record<VerifyFailure | 'rate_limited', ErrorCode> = {
+  code_invalid: 'mfa.code_invalid',
+  code_replayed: 'mfa.code_replayed',
+  user_locked_out: 'mfa.user_locked_out',
+  user_disabled: 'mfa.user_disabled',
+  not_provisioned: 'mfa.user_not_provisioned',
+  no_factor: 'mfa.no_factor',
+  rate_limited: 'request.rate_limited',
+};
+
+export function createVerificationService(deps: {
+  mfa: MfaProvider;
+  audit: AuditService;
+  /** Where the budgets live (the app keeps them in the database). */
+  limiters: VerificationLimiters;
+}): VerificationService {
+  const { perUser, perAddress } = deps.limiters;
+
+  const service: VerificationService = {
+    async throttle(request) {
+      const user = await perUser.consume(`user:${request.upn.toLowerCase()}`);
+      const address = user.allowed && request.clientAddress ? await perAddress.consume(`addr:${request.clientAddress}`) : user;
+      if (user.allowed && address.allowed) return null;
+      const retryAfterSeconds = Math.max(user.retryAfterSeconds, address.retryAfterSeconds);
+      await deps.audit.append({
+        actor: request.actor,
+        target: request.upn.toLowerCase(),
+        action: request.action,
+        outcome: 'failure',
+        reason: VERIFY_FAILURE_CODES.rate_limited,
+        requestId: request.requestId ?? null,
+        clientAddress: request.clientAddress ?? null,
+        details: { ...request.details, limitedBy: user.allowed ? 'address' : 'user', retryAfterSeconds },
+      });
+      return { ok: false, reason: 'rate_limited', retryAfterSeconds, justLocked: false, statusReason: null };
+    },
+
+    async verify(request) {
+      const upn = request.upn.toLowerCase();
+      const base = {
+        purpose: request.purpose,
+        ...(request.deviceId ? { deviceId: request.deviceId } : {}),
+        ...(request.methods ? { methods: [...request.methods] } : {}),
+      };
+      const limited = await service.throttle({
+        upn,
+        clientAddress: request.clientAddress,
+        action: 'mfa.verify',
+        actor: request.actor,
+        requestId: request.requestId,
+        details: base,
+      });
+      if (limited) return limited;
+
+      const common = {
+        actor: request.actor,
+        target: upn,
+        requestId: request.requestId ?? null,
+        clientAddress: request.clientAddress ?? null,
+      };
+      // The check (a code used, a failure counted, a lockout) and its audit events: one transaction
+      // (issue 14). A refusal before any code was checked is audited after the rollback.
+      let outcome: VerifyOutcome;
+      try {
+        outcome = await deps.audit.atomically(async () => {
+          const checked = await deps.mfa.verifyPasscode(upn, request.code, {
+            now: request.now,
+            deviceId: request.deviceId,
+            methods: request.methods,
+          });
+          await auditOutcome(checked);
+          return checked;
+        });
+      } catch (err) {
+        // A refusal before any code was checked (e.g. another user's device id): audited, then passed on.
+        if (err instanceof MfaError) {
+          await deps.audit.append({
+            ...common,
+            action: 'mfa.verify',
+            outcome: 'failure',
+            reason: mfaErrorToAppError(err).code,
+            details: base,
+          });
+        }
+        throw err;
+      }
+
+      async function auditOutcome(checked: VerifyOutcome): Promise<void> {
+        if (checked.ok) {
+          await deps.audit.append({
+            ...common,
+            action: 'mfa.verify',
+            outcome: 'success',
+            details: {
+              ...base,
+              method: checked.method,
+              ...(checked.deviceId ? { deviceId: checked.deviceId } : {}),
+              ...(checked.bypassId ? { bypassId: checked.bypassId } : {}),
+            },
+          });
+          return;
+        }
+        await deps.audit.append({
+          ...common,
+          action: 'mfa.verify',
+          outcome: 'failure',
+          reason: VERIFY_FAILURE_CODES[checked.reason],
+          details: base,
+        });
+        if (checked.justLocked) {
+          await deps.audit.append({
+            ...common,
+            action: 'mfa.lockout',
+            outcome: 'success',
+            reason: LOCKOUT_REASON,
+            details: { purpose: request.purpose, retryAfterSeconds: checked.retryAfterSeconds },
+          });
+        }
+      }
+      return outcome;
+    },
+  };
+  return service;
+}
