@@ -6,8 +6,6 @@ import { migrateToLatest } from './db/migrate.js';
 import { seedDemoStaff } from './demo/seed.js';
 import { loadTls } from './lib/tls.js';
 
-const SHUTDOWN_GRACE_MS = 10_000;
-
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
@@ -21,27 +19,39 @@ async function main(): Promise<void> {
   }
 
   const database: DatabaseHandle = await openDatabase(
-    config.databaseUrl ? { url: config.databaseUrl, poolSize: config.databasePoolSize } : { pgliteDir: path.join(config.dataDir, 'db') },
+    config.databaseUrl
+      ? {
+          url: config.databaseUrl,
+          poolSize: config.databasePoolSize,
+          timeouts: { connectMs: config.databaseTimeouts.connectMs, queryMs: config.databaseTimeouts.queryMs },
+        }
+      : { pgliteDir: path.join(config.dataDir, 'db') },
   );
   await migrateToLatest(database.db);
-  if (config.idp.mode === 'embedded') await seedDemoStaff(database.db, { password: config.idp.demoPassword });
+  // DEMO_DATA=false: no demo staff, an empty directory that SCIM fills.
+  if (config.idp.mode === 'embedded' && config.provisioning.demoData)
+    await seedDemoStaff(database.db, { password: config.idp.demoPassword, roles: config.roles });
 
   const tls = await loadTls(config);
   const app = await buildApp({ config, database, https: tls });
 
+  // Graceful shutdown: stop accepting (readiness says so at once), let requests in flight finish
+  // within SHUTDOWN_GRACE_SECONDS, then close the database and exit 0.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    app.health.setDraining();
+    app.log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
     const timer = setTimeout(() => {
-      app.log.error('shutdown took too long; exiting');
+      app.log.error({ graceSeconds: config.shutdownGraceSeconds }, 'requests still running after the grace period; exiting');
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
+    }, config.shutdownGraceSeconds * 1000);
     timer.unref();
     try {
-      await app.close();
+      await app.close(); // the metrics listener too
       await database.close();
+      app.log.info('shut down');
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'error while shutting down');
@@ -52,16 +62,21 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
+  if (app.metricsServer) await app.metricsServer.listen({ host: config.metrics.host, port: config.metrics.port! });
   const lines = [
     '',
     `  MFA self-service portal is running at ${config.publicUrl}`,
     `  identity provider: ${config.idp.mode === 'embedded' ? `embedded (${config.idp.issuer})` : `Entra ID tenant ${config.idp.tenantId}`}`,
     `  database: ${database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'db')}` : 'PostgreSQL'} · MFA provider: ${config.mfaProvider}`,
   ];
-  if (config.idp.mode === 'embedded') {
+  if (config.idp.mode === 'embedded' && !config.provisioning.demoData) {
+    lines.push('  no demo data (DEMO_DATA=false): provision staff over SCIM at ' + `${config.publicUrl}scim/v2`);
+  } else if (config.idp.mode === 'embedded') {
     lines.push(
       `  demo staff: alice@, bob@, helpdesk@, admin@, disabled@, nomfa@example.com — password: ${config.idp.demoPassword}`,
-      tls && config.tls.mode === 'self-signed' ? '  the certificate is self-signed: your browser will warn once; accept it to continue.' : '',
+      tls && config.tls.mode === 'self-signed'
+        ? '  the certificate is self-signed: your browser will warn once; accept it to continue.'
+        : '',
     );
   }
   console.log(lines.filter(Boolean).join('\n') + '\n');

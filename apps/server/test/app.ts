@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { buildApp, createServices, type Services } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config.js';
 import type { DatabaseHandle } from '../src/db/database.js';
 import { seedDemoStaff } from '../src/demo/seed.js';
+import { createMfaProvider, type MfaProvider } from '../src/mfa/index.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_PASSWORD = 'portal-demo-test';
@@ -22,8 +24,14 @@ export interface TestApp {
 export function makeWebFixture(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-web-'));
   fs.mkdirSync(path.join(dir, 'static/js'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><base href="/" /><script type="module" src="./static/js/index-abc.js"></script></head><body><div id="root"></div></body></html>');
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><base href="/" /><script type="module" src="./static/js/index-abc.js"></script></head><body><div id="root"></div></body></html>',
+  );
   fs.writeFileSync(path.join(dir, 'static/js/index-abc.js'), 'console.log("app")');
+  // What the web build writes next to each asset (apps/web/src/lib/build/precompress.ts).
+  fs.writeFileSync(path.join(dir, 'static/js/index-abc.js.br'), brotliCompressSync('console.log("app")'));
+  fs.writeFileSync(path.join(dir, 'static/js/index-abc.js.gz'), gzipSync('console.log("app")'));
   fs.writeFileSync(path.join(dir, 'service-worker.js'), 'self.addEventListener("fetch", () => {})');
   fs.writeFileSync(path.join(dir, 'auth-bridge.html'), '<!doctype html><title>bridge</title>');
   return dir;
@@ -33,7 +41,10 @@ export function makeWebFixture(): string {
  * The real app on a fresh database (seeded with the demo staff), configured as the embedded default
  * at https://localhost:8443/ unless `env` says otherwise. Requests go through `app.inject`.
  */
-export async function buildTestApp(env: Record<string, string> = {}, opts: { database?: DatabaseHandle; seed?: boolean } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  opts: { database?: DatabaseHandle; seed?: boolean } = {},
+): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-data-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, DEMO_PASSWORD: TEST_PASSWORD, LOG_LEVEL: 'silent', ...env });
@@ -53,4 +64,13 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { dat
       fs.rmSync(webRoot, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The app's collaborators (audit log, verification service, step-up, ...) on `database`, built by the
+ * composition root exactly as the app builds them: for tests that mount one part (e.g. the identity
+ * provider) on a bare Fastify instance.
+ */
+export function testServices(config: AppConfig, database: DatabaseHandle, mfa?: MfaProvider): Services {
+  return createServices(config, database.db, mfa ?? createMfaProvider(config, database.db));
 }

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { createPglite, openDatabase, type DatabaseHandle } from '../src/db/database.js';
 
 /**
  * A fresh, migrated database for one test file: a PGlite copy of the template, or a PostgreSQL
@@ -34,7 +33,13 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     };
   }
   const blob = new Blob([fs.readFileSync(inject('pgliteTemplate'))]);
-  const pglite = await PGlite.create({ loadDataDir: blob });
+  const pglite = await createPglite({ loadDataDir: blob });
   const handle = await openDatabase({ pglite });
-  return { ...handle, close: async () => { await handle.close(); await pglite.close(); } };
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      await pglite.close();
+    },
+  };
 }

@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../src/db/database.js';
+import { createPglite, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 
 declare module 'vitest' {
@@ -15,7 +14,6 @@ declare module 'vitest' {
     pgDatabasePrefix: string;
   }
 }
-
 
 /**
  * Migrates one template database per run; every test file then starts from a copy of it:
@@ -48,7 +46,7 @@ export default async function setup(project: TestProject) {
       await c.end();
     };
   }
-  const pglite = await PGlite.create();
+  const pglite = await createPglite();
   const handle = await openDatabase({ pglite });
   await migrateToLatest(handle.db);
   await handle.close();

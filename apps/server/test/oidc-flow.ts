@@ -34,7 +34,8 @@ const b64url = (b: Buffer) => b.toString('base64url');
 /** Follows one redirect-bearing response; returns the Location as a path+query on the app. */
 function location(res: LightMyRequestResponse): URL {
   const loc = res.headers.location;
-  if (!loc || res.statusCode < 300 || res.statusCode >= 400) throw new Error(`expected a redirect, got ${res.statusCode}: ${res.body.slice(0, 300)}`);
+  if (!loc || res.statusCode < 300 || res.statusCode >= 400)
+    throw new Error(`expected a redirect, got ${res.statusCode}: ${res.body.slice(0, 300)}`);
   return new URL(String(loc), 'https://localhost:8443/');
 }
 
@@ -56,6 +57,8 @@ export interface SignInOptions {
    * app's MFA provider just before, so callers that only need a token still go through the real page.
    */
   secondFactor?: string | (() => string | Promise<string>) | 'bypass';
+  /** The client address the requests come from (default: inject's 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 const formActionOf = (body: string) => /<form[^>]*action="([^"]+)"/i.exec(body)?.[1]?.replace(/&amp;/g, '&');
@@ -65,14 +68,25 @@ const formActionOf = (body: string) => /<form[^>]*action="([^"]+)"/i.exec(body)?
  * `app.inject`: authorize → login page → credentials → (second-factor page → passcode) → code →
  * token endpoint. Throws {@link SignInRefusedError} when the provider answers with an error.
  */
-export async function signIn(app: FastifyInstance, config: AppConfig, username: string, password: string, opts: SignInOptions = {}): Promise<Tokens> {
+export async function signIn(
+  app: FastifyInstance,
+  config: AppConfig,
+  username: string,
+  password: string,
+  opts: SignInOptions = {},
+): Promise<Tokens> {
   if (config.idp.mode !== 'embedded') throw new Error('signIn needs the embedded provider');
   const jar = new CookieJar();
   const base = new URL(config.publicUrl);
   const https = { 'x-forwarded-proto': 'https', host: base.host };
   const get = async (url: URL | string) => {
     const u = new URL(String(url), config.publicUrl);
-    const res = await app.inject({ method: 'GET', url: u.pathname + u.search, headers: { ...https, cookie: jar.header() } });
+    const res = await app.inject({
+      method: 'GET',
+      url: u.pathname + u.search,
+      headers: { ...https, cookie: jar.header() },
+      ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
+    });
     jar.store(res);
     return res;
   };
@@ -83,6 +97,7 @@ export async function signIn(app: FastifyInstance, config: AppConfig, username: 
       url: u.pathname + u.search,
       headers: { ...https, cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams(form).toString(),
+      ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
     });
     jar.store(res);
     return res;
@@ -135,7 +150,8 @@ export async function signIn(app: FastifyInstance, config: AppConfig, username: 
     if (`${next.origin}${next.pathname}` === config.publicUrl) break;
     res = await get(next);
   }
-  if (!next || `${next.origin}${next.pathname}` !== config.publicUrl) throw new Error(`the provider never sent the browser back (last ${next?.href})`);
+  if (!next || `${next.origin}${next.pathname}` !== config.publicUrl)
+    throw new Error(`the provider never sent the browser back (last ${next?.href})`);
   const error = next.searchParams.get('error');
   if (error) throw new SignInRefusedError(error, next.searchParams.get('error_description'));
   const code = next.searchParams.get('code');
@@ -144,7 +160,13 @@ export async function signIn(app: FastifyInstance, config: AppConfig, username: 
     method: 'POST',
     url: `${new URL(config.idp.issuer).pathname}/token`,
     headers: { ...https, 'content-type': 'application/x-www-form-urlencoded', origin: base.origin },
-    payload: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: config.publicUrl, client_id: config.idp.clientId, code_verifier: verifier }).toString(),
+    payload: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: config.publicUrl,
+      client_id: config.idp.clientId,
+      code_verifier: verifier,
+    }).toString(),
   });
   if (tokenRes.statusCode !== 200) throw new Error(`token endpoint answered ${tokenRes.statusCode}: ${tokenRes.body}`);
   return tokenRes.json() as Tokens;

@@ -22,7 +22,7 @@ function start(env: Record<string, string>) {
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = async (re: RegExp, ms = 30_000) => {
+  const waitFor = async (re: RegExp, ms = 150_000) => {
     const end = Date.now() + ms;
     while (!re.test(out) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
     if (!re.test(out)) throw new Error(`timed out waiting for ${re}; stdout: ${out}; stderr: ${err}`);
@@ -66,7 +66,10 @@ describe('the server process', () => {
       });
       expect(status.code).toBe(200);
       await p.waitFor(new RegExp(status.id));
-      const line = p.output().out.split('\n').find((l) => l.includes(status.id) && l.includes('"url"'))!;
+      const line = p
+        .output()
+        .out.split('\n')
+        .find((l) => l.includes(status.id) && l.includes('"url"'))!;
       const entry = JSON.parse(line);
       expect(entry.reqId).toBe(status.id);
       expect(entry.req.url).toBe('/settings/APIInfo');
@@ -76,5 +79,5 @@ describe('the server process', () => {
     }
     expect(await p.exited).toBe(0);
     expect(p.output().out).toMatch(/"msg":"shutting down"/);
-  });
+  }, 180_000); // a cold start (certificate, keys, migrations, demo seed) on a busy shared machine can take a minute
 });

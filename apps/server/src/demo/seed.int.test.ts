@@ -29,6 +29,8 @@ describe('seedDemoStaff', () => {
       ['grace@example.com', 'grace@example.com', 'Grace', 'Green', []],
       ['helpdesk@example.com', 'helpdesk@example.com', 'Hana', 'Helpdesk', ['Helpdesk Administrator']],
       ['ivan@example.com', 'ivan@example.com', 'Ivan', 'Ives', []],
+      ['judy@example.com', 'judy@example.com', 'Judy', 'Jones', []],
+      ['kim@example.com', 'kim@example.com', 'Kim', 'King', []],
       ['nomfa@example.com', 'nomfa@example.com', 'Nora', 'Nomfa', []],
     ]);
     expect(await verifyPassword('first-password', accounts[0]!.password_hash)).toBe(true);
@@ -52,10 +54,12 @@ describe('seedDemoStaff', () => {
       { username: 'grace@example.com', status: 'active', status_reason: null, real_name: 'Grace Green' },
       { username: 'helpdesk@example.com', status: 'active', status_reason: null, real_name: 'Hana Helpdesk' },
       { username: 'ivan@example.com', status: 'active', status_reason: null, real_name: 'Ivan Ives' },
+      { username: 'judy@example.com', status: 'active', status_reason: null, real_name: 'Judy Jones' },
+      { username: 'kim@example.com', status: 'active', status_reason: null, real_name: 'Kim King' },
     ]);
   });
 
-  it('gives bob a phone and a D100 token, helpdesk@ and admin@ a phone and a demo token each, alice none', async () => {
+  it('gives bob an authenticator app and a D100 token, helpdesk@ and admin@ an authenticator app and a demo token each, alice none', async () => {
     const devices = await database.db
       .selectFrom('mfa_device')
       .innerJoin('mfa_user', 'mfa_user.id', 'mfa_device.user_id')
@@ -65,13 +69,14 @@ describe('seedDemoStaff', () => {
       .execute();
     const of = (u: string) => devices.filter((d) => d.username === u);
     expect(of('bob@example.com')).toEqual([
+      // The builtin provider cannot reach a phone: bob's iPhone 15 is the authenticator app on it.
       {
         username: 'bob@example.com',
-        kind: 'phone',
+        kind: 'authenticator',
         name: 'iPhone 15',
-        capabilities: ['push', 'passcode'],
-        phone_number: '+15555550123',
-        platform: 'iOS',
+        capabilities: ['passcode'],
+        phone_number: null,
+        platform: null,
         serial: null,
         token_type: null,
       },
@@ -88,14 +93,16 @@ describe('seedDemoStaff', () => {
     ]);
     // Protected accounts cannot add a factor themselves: they start with a demo token they can sign in with.
     expect(of('helpdesk@example.com').map((d) => [d.kind, d.serial])).toEqual([
-      ['phone', null],
+      ['authenticator', null],
       ['hardware_token', 'D100-0005'],
     ]);
     expect(of('admin@example.com').map((d) => [d.kind, d.serial])).toEqual([
-      ['phone', null],
+      ['authenticator', null],
       ['hardware_token', 'D100-0006'],
     ]);
     expect(of('alice@example.com')).toEqual([]);
+    // No demo device is a phone: nothing the builtin provider could not use.
+    expect(devices.filter((d) => d.kind === 'phone')).toEqual([]);
     expect(of('disabled@example.com')).toEqual([]);
   });
 
@@ -110,6 +117,6 @@ describe('seedDemoStaff', () => {
     expect(accounts.map((a) => a.username)).not.toContain('alice@example.com');
     for (const a of accounts) expect(await verifyPassword('first-password', a.password_hash)).toBe(true);
     const bobDevices = await database.db.selectFrom('mfa_device').select('kind').where('user_id', '=', bob.id).execute();
-    expect(bobDevices).toEqual([{ kind: 'phone' }]);
+    expect(bobDevices).toEqual([{ kind: 'authenticator' }]);
   });
 });

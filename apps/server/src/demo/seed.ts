@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
+import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN, type RoleNames } from '@mfa-portal/shared';
 import type { Database, MfaDeviceTable, MfaUserStatus } from '../db/schema.js';
 import { hashPassword } from '../idp/password.js';
 
@@ -99,10 +99,37 @@ export const DEMO_STAFF: readonly DemoStaffMember[] = [
   },
   // The self-service lost-device journey (e2e/tests/staff-lost-device.spec.ts): ivan starts with no device.
   { email: 'ivan@example.com', givenName: 'Ivan', familyName: 'Ives', roles: [], mfa: { status: 'active', devices: [] } },
+  // The passkey journeys (e2e/tests/staff-passkeys.spec.ts): judy and kim start with no device.
+  { email: 'judy@example.com', givenName: 'Judy', familyName: 'Jones', roles: [], mfa: { status: 'active', devices: [] } },
+  { email: 'kim@example.com', givenName: 'Kim', familyName: 'King', roles: [], mfa: { status: 'active', devices: [] } },
 ];
 
+/** A demo member's roles under the configured role names (ROLE_HELPDESK, ROLE_SOLUTION_ADMIN). */
+export function demoRolesOf(member: DemoStaffMember, names?: Pick<RoleNames, 'helpdesk' | 'solutionAdmin'>): string[] {
+  if (!names) return member.roles;
+  return member.roles.map((r) => (r === ROLE_HELPDESK ? names.helpdesk : r === ROLE_SOLUTION_ADMIN ? names.solutionAdmin : r));
+}
+
+/**
+ * A demo device as the builtin provider holds it. The builtin provider has no channel to a phone (no
+ * push, no SMS), so a demo phone becomes the authenticator app on that phone, under the same name: it
+ * gives passcodes, and nothing is offered that cannot work. Its secret is written afterwards by
+ * seedDemoAuthenticatorSecrets (demo-authenticators.ts), which has the key. At Duo (the end-to-end
+ * stand-in) the same people keep their phones, with push.
+ */
+export function builtinDemoDevice(device: DemoDevice): DemoDevice {
+  if (device.kind !== 'phone') return device;
+  return { kind: 'authenticator', name: device.name, capabilities: ['passcode'] };
+}
+
 /** Seeds the demo staff on the first start; does nothing on later starts. */
-export async function seedDemoStaff(db: Kysely<Database>, opts: { password: string }): Promise<void> {
+export async function seedDemoStaff(
+  db: Kysely<Database>,
+  opts: { password: string; roles?: Pick<RoleNames, 'helpdesk' | 'solutionAdmin'> },
+): Promise<void> {
+  // A warm start (the seed ran before) costs one read, not a dozen deliberately slow password hashes.
+  const seeded = await db.selectFrom('app_secret').select('name').where('name', '=', DEMO_SEED_MARKER).executeTakeFirst();
+  if (seeded) return;
   // Hash before the transaction: scrypt is slow on purpose, and PGlite holds its only connection meanwhile.
   const hashes = await Promise.all(DEMO_STAFF.map(() => hashPassword(opts.password)));
 
@@ -119,6 +146,7 @@ export async function seedDemoStaff(db: Kysely<Database>, opts: { password: stri
 
     for (const [i, member] of DEMO_STAFF.entries()) {
       const username = member.email.toLowerCase();
+      const roles = demoRolesOf(member, opts.roles);
       await trx
         .insertInto('idp_account')
         .values({
@@ -127,14 +155,14 @@ export async function seedDemoStaff(db: Kysely<Database>, opts: { password: stri
           email: username,
           given_name: member.givenName,
           family_name: member.familyName,
-          roles: member.roles,
+          roles,
         })
         .onConflict((oc) => oc.column('username').doNothing())
         .execute();
       // Their roles are known to the portal from the start (admin pages need them).
       await trx
         .insertInto('directory_user')
-        .values({ upn: username, display_name: `${member.givenName} ${member.familyName}`, email: username, roles: member.roles })
+        .values({ upn: username, display_name: `${member.givenName} ${member.familyName}`, email: username, roles, source: 'demo' })
         .onConflict((oc) => oc.column('upn').doNothing())
         .execute();
 
@@ -155,7 +183,9 @@ export async function seedDemoStaff(db: Kysely<Database>, opts: { password: stri
       await trx
         .insertInto('mfa_device')
         // Distinct creation times keep the listed order (one transaction shares one now()).
-        .values(member.mfa.devices.map((device, k) => ({ ...device, user_id: user.id, created_at: new Date(seededAt + k) })))
+        .values(
+          member.mfa.devices.map((device, k) => ({ ...builtinDemoDevice(device), user_id: user.id, created_at: new Date(seededAt + k) })),
+        )
         .execute();
     }
   });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { isUserText } from '@mfa-portal/shared';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -68,6 +69,8 @@ export function createAdapterClass(db: Kysely<Database>, now: () => Date = () =>
     }
 
     private async findWhere(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
+      // A value that cannot be stored (NUL, unpaired surrogate, control character) cannot match.
+      if (typeof value !== 'string' || !isUserText(value)) return undefined;
       const row = await db
         .selectFrom('oidc_payload')
         .select(['payload', 'consumed_at'])

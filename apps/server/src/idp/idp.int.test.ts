@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testServices } from '../../test/app.js';
 import { createTestDatabase } from '../../test/database.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
@@ -25,7 +26,7 @@ import {
   type HttpResponse,
   type TokenResponse,
   type Transport,
-} from './oidc-test-client.js';
+} from '../../test/oidc-test-client.js';
 
 const PASSWORD = 'correct horse battery';
 const config: AppConfig = loadConfig({
@@ -43,7 +44,8 @@ const LOGIN_SCOPE = `openid profile offline_access user.read ${idpConfig.scope}`
 async function startIdp(database: DatabaseHandle, opts: { https?: { key: string; cert: string } } = {}) {
   const app = Fastify({ logger: false, ...(opts.https ? { https: opts.https } : {}) }) as unknown as FastifyInstance;
   const mfa = createMfaProvider(config, database.db);
-  const idp = await registerEmbeddedIdp(app, { db: database.db, config, mfa });
+  const { audit, verification } = testServices(config, database, mfa);
+  const idp = await registerEmbeddedIdp(app, { db: database.db, config, mfa, audit, verification });
   await app.ready();
   mfas.set(app, mfa);
   return { app, idp };

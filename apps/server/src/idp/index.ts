@@ -6,12 +6,15 @@ import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { MfaProvider } from '../mfa/port.js';
-import { createVerificationService, type VerificationService } from '../mfa/verification.js';
-import { createAuditService, type AuditService } from '../modules/audit/audit.service.js';
+import type { VerificationService } from '../modules/verification/verification.service.js';
+import type { AuditService } from '../modules/audit/audit.service.js';
+import type { WebauthnService } from '../modules/webauthn/webauthn.service.js';
+import type { SessionsService } from '../modules/sessions/sessions.service.js';
 import { sweepExpiredPayloads } from './adapter.js';
 import { interactionRoutes } from './interaction.routes.js';
 import { mfaLoginPolicy } from './login-policy.js';
 import { providerPassthrough } from './mount.js';
+import { accountsRepository, scimDirectoryRoles } from './accounts.js';
 import { createProvider } from './provider.js';
 import { loadIdpSecrets, publicJwks } from './secrets.js';
 
@@ -30,15 +33,20 @@ export interface EmbeddedIdpOptions {
   config: AppConfig;
   /** Decides what follows a right password (status, devices) and checks second factors. */
   mfa: MfaProvider;
-  /** Share the app's audit log and verification service (one set of rate limits); created when absent. */
-  audit?: AuditService;
-  verification?: VerificationService;
+  /** The app's audit log and verification service (one set of rate limits with the API). */
+  audit: AuditService;
+  verification: VerificationService;
+  /** Passkeys and security keys as a second factor at sign-in (issue 18). */
+  webauthn?: WebauthnService;
+  /** Sign-out at the provider also revokes the user's access tokens at the API (issue 14). */
+  sessions?: Pick<SessionsService, 'revokeAll'>;
 }
 
 /** Expired provider records are removed this often (and once at start). */
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
 const STYLESHEET = fs.readFileSync(new URL('./assets/login.css', import.meta.url), 'utf8');
+const WEBAUTHN_SCRIPT = fs.readFileSync(new URL('./assets/webauthn-login.js', import.meta.url), 'utf8');
 
 /**
  * Mounts the embedded OpenID Connect provider at the issuer's path (`<basePath>idp`): the provider's
@@ -61,17 +69,48 @@ export async function registerEmbeddedIdp(app: FastifyInstance, opts: EmbeddedId
     db,
     secrets,
     log: app.log.child({ module: 'idp' }),
+    directoryRoles: scimDirectoryRoles(db, config.provisioning.groupRoles, config.roles),
   });
-  const urls = { stylesheet, portal: config.publicUrl };
-  const audit = opts.audit ?? createAuditService(db);
-  const verification = opts.verification ?? createVerificationService({ mfa: opts.mfa, audit, limits: config.mfa.verifyRateLimit });
+  const { sessions } = opts;
+  if (sessions) {
+    // The provider's end-session (sign-out) ran: the user's access tokens are refused by the API from now on.
+    const log = app.log.child({ module: 'idp' });
+    (provider as unknown as NodeJS.EventEmitter).on('end_session.success', (ctx: { oidc?: { session?: { accountId?: string } } }) => {
+      const accountId = ctx.oidc?.session?.accountId;
+      if (!accountId) return;
+      void (async () => {
+        const account = await accountsRepository(db).findById(accountId);
+        if (!account) return;
+        const upn = account.username.toLowerCase();
+        await opts.audit.atomically(async () => {
+          await sessions.revokeAll(upn, 'sign_out');
+          await opts.audit.append({ actor: { upn, roles: [] }, target: upn, action: 'idp.sign_out', outcome: 'success', details: {} });
+        });
+      })().catch((err: unknown) => log.warn({ err }, 'identity provider: revoking the sessions at sign-out failed'));
+    });
+  }
+  const urls = { stylesheet, portal: config.publicUrl, webauthnScript: `${mountPath}/assets/webauthn-login.js` };
+  const { audit, verification } = opts;
 
   await app.register(
     async (idp) => {
       idp.get('/assets/login.css', async (_request, reply) =>
         reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(STYLESHEET),
       );
-      await idp.register(interactionRoutes, { provider, db, urls, mountPath, loginPolicy: mfaLoginPolicy(opts.mfa), verification, audit });
+      idp.get('/assets/webauthn-login.js', async (_request, reply) =>
+        reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(WEBAUTHN_SCRIPT),
+      );
+      await idp.register(interactionRoutes, {
+        provider,
+        db,
+        urls,
+        mountPath,
+        loginPolicy: mfaLoginPolicy(opts.mfa),
+        verification,
+        audit,
+        mfa: opts.mfa,
+        webauthn: opts.webauthn,
+      });
       await idp.register(providerPassthrough, { provider, mountPath, publicOrigin: issuerUrl.origin });
     },
     { prefix: mountPath },

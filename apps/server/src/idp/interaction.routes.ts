@@ -5,9 +5,10 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
 import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
-import { z } from 'zod';
+import { isUserText } from '@mfa-portal/shared';
 import type { Database } from '../db/schema.js';
-import { VERIFY_FAILURE_CODES, type VerificationResult, type VerificationService } from '../mfa/verification.js';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../lib/db-unavailable.js';
+import { VERIFY_FAILURE_CODES, type VerificationResult, type VerificationService } from '../modules/verification/verification.service.js';
 import type { AuditEntry, AuditService } from '../modules/audit/audit.service.js';
 import { accountsRepository, type IdpAccount } from './accounts.js';
 import { AMR_PASSWORD_AND_MFA, completeLogin, upnOf, type LoginPolicy, type LoginRefusal, type LoginResult } from './login-policy.js';
@@ -21,29 +22,21 @@ import {
   type PendingSecondFactor,
 } from './second-factor.js';
 import { LOGIN_MESSAGES, loginPage, messagePage, SECOND_FACTOR_MESSAGES, secondFactorPage, type PageUrls } from './views.js';
+import type { MfaProvider } from '../mfa/port.js';
+import type { WebauthnService } from '../modules/webauthn/webauthn.service.js';
+import { registerPasskeyStep, webauthnSecondFactor } from './webauthn-step.js';
+import {
+  html,
+  LOGIN_RATE_LIMIT,
+  loginBodySchema,
+  MAX_USERNAME,
+  paramsSchema,
+  SECOND_FACTOR_RATE_LIMIT,
+  usernameOf,
+  verifyBodySchema,
+} from './interaction-input.js';
 
-/** Password attempts: per client address and username, and per address over all usernames. */
-export const LOGIN_RATE_LIMIT = {
-  perUsername: { max: 10, timeWindowMs: 60_000 },
-  perAddress: { max: 30, timeWindowMs: 60_000 },
-} as const;
-
-/**
- * Second-factor submissions per client address and sign-in (interaction), a first line against
- * floods; the verification service adds its per-user and per-address budgets and the lockout.
- */
-export const SECOND_FACTOR_RATE_LIMIT = { perInteraction: { max: 10, timeWindowMs: 60_000 } } as const;
-
-const MAX_USERNAME = 256;
-const MAX_PASSWORD = 1024;
-
-const paramsSchema = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
-const loginBodySchema = z.object({
-  username: z.string().max(MAX_USERNAME).default(''),
-  password: z.string().max(MAX_PASSWORD).default(''),
-});
-// Longer input is answered on the page ("not a code"), not as a dead end.
-const verifyBodySchema = z.object({ passcode: z.string().max(1024).default('') });
+export { LOGIN_RATE_LIMIT, SECOND_FACTOR_RATE_LIMIT } from './interaction-input.js';
 
 export interface InteractionRoutesOptions {
   provider: Provider;
@@ -56,15 +49,10 @@ export interface InteractionRoutesOptions {
   verification: VerificationService;
   /** Where the sign-in events (`idp.login.*`) go. */
   audit: AuditService;
+  /** Passkeys and security keys as the second factor (issue 18), when the provider verifies them. */
+  mfa?: MfaProvider;
+  webauthn?: WebauthnService;
 }
-
-const usernameOf = (request: FastifyRequest) =>
-  String((request.body as { username?: unknown } | undefined)?.username ?? '')
-    .trim()
-    .toLowerCase();
-
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
 
 /**
  * The login steps of oidc-provider's interactions, at `<mount>/interaction/:uid`: a server-rendered
@@ -82,6 +70,19 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
   const pagePath = (uid: string) => `${mountPath}/interaction/${encodeURIComponent(uid)}`;
   const actionFor = (uid: string) => `${pagePath(uid)}/login`;
   const verifyActionFor = (uid: string) => `${pagePath(uid)}/verify`;
+  const passkey = opts.mfa ? webauthnSecondFactor({ webauthn: opts.webauthn, mfa: opts.mfa }) : null;
+  /** The second page (passcode, and a passkey when the user has one). */
+  const secondStep = async (reply: FastifyReply, status: number, uid: string, upn: string, error?: string) => {
+    const at = pagePath(uid);
+    const webauthn = passkey && (await passkey.offered(upn)) ? { optionsUrl: `${at}/webauthn/options`, action: `${at}/webauthn` } : null;
+    const model = { action: verifyActionFor(uid), username: upn, ...(error ? { error } : {}), ...(webauthn ? { webauthn } : {}) };
+    return html(reply, status, secondFactorPage(urls, model));
+  };
+  /** The second factor came too late (or without a password step): the password page again. */
+  const passwordAgain = async (request: FastifyRequest, reply: FastifyReply, uid: string) => {
+    await provider.interactionResult(request.raw, reply.raw, {}, { mergeWithLastSubmission: false });
+    return html(reply, 400, loginPage(urls, { action: actionFor(uid), error: LOGIN_MESSAGES.secondFactorExpired }));
+  };
   // Hash once now so the first unknown-username attempt is not measurably faster.
   void dummyPasswordHash();
 
@@ -103,6 +104,15 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
     }
     if (error.validation) {
       return html(reply, 400, messagePage(urls, 'Sign-in failed', LOGIN_MESSAGES.failed));
+    }
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      // A body too large, a content type the form does not take, ...: still a page, never a 500.
+      return html(reply, error.statusCode, messagePage(urls, 'Sign-in failed', LOGIN_MESSAGES.failed));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ cause: error.message }, 'database unavailable');
+      reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      return html(reply, 503, messagePage(urls, 'Sign-in unavailable', 'Sign-in is briefly unavailable. Please try again in a moment.'));
     }
     request.log.error({ err: error }, 'identity provider interaction failed');
     return html(reply, 500, messagePage(urls, 'Sign-in failed', LOGIN_MESSAGES.failed));
@@ -216,7 +226,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
     switch (details.prompt.name) {
       case 'login': {
         const pending = pendingSecondFactor(details.result);
-        if (pending) return html(reply, 200, secondFactorPage(urls, { action: verifyActionFor(uid), username: pending.upn }));
+        if (pending) return secondStep(reply, 200, uid, pending.upn);
         const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, MAX_USERNAME) : undefined;
         // A password step whose second factor came too late: say why the password is asked again.
         const expired = hasPendingSecondFactor(details.result) ? { error: LOGIN_MESSAGES.secondFactorExpired } : {};
@@ -240,6 +250,19 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
       const { username, password } = request.body;
       const details = await pendingInteraction(request, reply, uid);
       if (details.prompt.name !== 'login') throw new oidcErrors.SessionNotFound('no login is pending');
+      // A NUL, an unpaired surrogate or a control character is no one's username or password:
+      // refused on the page, before any lookup (and never echoed back).
+      if (!isUserText(username) || !isUserText(password)) {
+        request.log.info({ event: 'idp.login_failed', username: null }, 'sign-in refused: the username or password is not text');
+        await record(request, {
+          actor: null,
+          target: null,
+          action: 'idp.login.password_failed',
+          outcome: 'failure',
+          reason: 'invalid_input',
+        });
+        return html(reply, 400, loginPage(urls, { action: actionFor(uid), error: LOGIN_MESSAGES.invalidInput }));
+      }
 
       const account = username.trim() ? await accounts.findByUsername(username) : undefined;
       // Unknown users cost the same hash as known ones.
@@ -293,13 +316,9 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
       return reply.header('cache-control', 'no-store').redirect(details.returnTo, 303);
     }
     const pending = pendingSecondFactor(details.result);
-    if (!pending) {
-      // No password step in this interaction, or it is too old: the password again, from the start.
-      await provider.interactionResult(request.raw, reply.raw, {}, { mergeWithLastSubmission: false });
-      return html(reply, 400, loginPage(urls, { action: actionFor(uid), error: LOGIN_MESSAGES.secondFactorExpired }));
-    }
-    const page = (status: number, error: string) =>
-      html(reply, status, secondFactorPage(urls, { action: verifyActionFor(uid), username: pending.upn, error }));
+    // No password step in this interaction, or it is too old: the password again, from the start.
+    if (!pending) return passwordAgain(request, reply, uid);
+    const page = (status: number, error: string) => secondStep(reply, status, uid, pending.upn, error);
 
     const limit = await secondFactorLimiter(request);
     if (!limit.isAllowed && limit.isExceeded) {
@@ -365,4 +384,14 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
         return page(401, SECOND_FACTOR_MESSAGES.notAccepted);
     }
   });
+
+  if (passkey) {
+    registerPasskeyStep(app, {
+      ...{ passkey, paramsSchema, record, actorOf, refuse, pendingInteraction, limiter: secondFactorLimiter },
+      findAccount: (id) => accounts.findById(id),
+      secondStep,
+      expired: passwordAgain,
+      signIn: (request, reply, account) => completeSignIn(request, reply, account, completeLogin(account, AMR_PASSWORD_AND_MFA)),
+    });
+  }
 }

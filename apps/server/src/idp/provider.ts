@@ -2,10 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/schema.js';
-import { accountsRepository, identityClaims } from './accounts.js';
+import { accountsRepository, identityClaims, type DirectoryRoles } from './accounts.js';
 import { createAdapterClass } from './adapter.js';
 import { SIGNING_ALG, type IdpSecrets } from './secrets.js';
 import { loggedOutPage, logoutPage, PORTAL_NAME, providerErrorPage, type PageUrls } from './views.js';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../lib/db-unavailable.js';
 
 /** Lifetimes (seconds). Tokens are bound to the session: signing out or letting it lapse ends them all. */
 export const IDP_TTL = {
@@ -54,9 +55,11 @@ export function createProvider(opts: {
   db: Kysely<Database>;
   secrets: IdpSecrets;
   log: FastifyBaseLogger;
+  /** Roles from the directory (SCIM) added to each account's own. */
+  directoryRoles?: DirectoryRoles;
 }): Provider {
   const { settings: s, db, secrets, log } = opts;
-  const accounts = accountsRepository(db);
+  const accounts = accountsRepository(db, opts.directoryRoles);
   const scopeName = apiScopeName(s.apiScope, s.audience);
   // The resource server answers to the short name and to the full `api://…/name` string MSAL sends
   // (and under which MSAL caches the token it gets back).
@@ -214,7 +217,25 @@ export function createProvider(opts: {
   const provider = new Provider(s.issuer, configuration);
 
   // Errors are answered by the provider itself; log them here instead of Koa's console output.
-  provider.on('server_error', (_ctx, err) => log.error({ err }, 'identity provider: server error'));
+  provider.on('server_error', (ctx, err) => {
+    if (!isDatabaseUnavailable(err)) return log.error({ err }, 'identity provider: server error');
+    (ctx.state as { databaseUnavailable?: boolean }).databaseUnavailable = true;
+    log.warn({ cause: err.message }, 'identity provider: database unavailable');
+  });
+  // An outage is a 503 the client may retry (OAuth's temporarily_unavailable), not a 500.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (!(ctx.state as { databaseUnavailable?: boolean }).databaseUnavailable) return;
+    ctx.status = 503;
+    ctx.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    ctx.set('cache-control', 'no-store');
+    if (ctx.body && typeof ctx.body === 'object' && (ctx.body as { error?: unknown }).error === 'server_error') {
+      ctx.body = {
+        error: 'temporarily_unavailable',
+        error_description: 'the sign-in service is briefly unavailable; try again in a moment',
+      };
+    }
+  });
   (provider as unknown as NodeJS.EventEmitter).on('error', (err: unknown) => log.error({ err }, 'identity provider: unhandled error'));
   const refused = (event: string) => (_ctx: KoaContextWithOIDC, err: errors.OIDCProviderError) =>
     log.info({ event, error: err.error, description: err.error_description }, 'identity provider: request refused');

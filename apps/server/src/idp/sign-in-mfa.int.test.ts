@@ -2,7 +2,7 @@ import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../test/app.js';
 import type { MfaUserStatus } from '../db/schema.js';
-import { totpCode } from '../mfa/builtin/otp.js';
+import { totpCode } from '../mfa/common/otp.js';
 import type { MfaProvider } from '../mfa/port.js';
 import { createAuditService } from '../modules/audit/audit.service.js';
 import { hashPassword } from './password.js';
@@ -21,7 +21,7 @@ import {
   type Client,
   type HttpResponse,
   type TokenResponse,
-} from './oidc-test-client.js';
+} from '../../test/oidc-test-client.js';
 
 /**
  * The embedded sign-in with the second factor, through the real pages of the whole app (password

@@ -8,6 +8,7 @@ export const PORTAL_NAME = 'MFA self-service portal';
 
 export const LOGIN_MESSAGES = {
   invalidCredentials: 'Incorrect username or password.',
+  invalidInput: 'The username or password contains characters that cannot be typed. Check them and try again.',
   tooManyAttempts: 'Too many sign-in attempts. Wait a minute, then try again.',
   expired: 'This sign-in page has expired. Go back to the portal to start again.',
   failed: 'Sign-in failed. Go back to the portal to start again.',
@@ -21,6 +22,9 @@ export const SECOND_FACTOR_MESSAGES = {
   malformed: 'Enter the 6 digits of a passcode, or the 9 digits of a bypass code.',
   noPasscodeDevice: 'None of your devices can give a passcode here yet. Enter a bypass code, or contact the service desk.',
   tooManyAttempts: 'Too many attempts. Wait a minute, then try again.',
+  webauthnNotAccepted: 'Your passkey or security key was not accepted. Try again, or enter a code.',
+  webauthnPossibleClone:
+    'This passkey or security key was refused because it may have been copied. Enter a code, and contact the service desk.',
 } as const;
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
@@ -32,11 +36,13 @@ export function escapeHtml(value: unknown): string {
 export interface PageUrls {
   /** URL of the stylesheet, e.g. `/idp/assets/login.css`. */
   stylesheet: string;
+  /** URL of the passkey script, e.g. `/idp/assets/webauthn-login.js` (pages that offer a passkey load it). */
+  webauthnScript?: string;
   /** Where "back to the portal" links go (the SPA). */
   portal: string;
 }
 
-function layout(urls: PageUrls, title: string, body: string): string {
+function layout(urls: PageUrls, title: string, body: string, script?: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -47,7 +53,7 @@ function layout(urls: PageUrls, title: string, body: string): string {
 <title>${escapeHtml(title)} · ${escapeHtml(PORTAL_NAME)}</title>
 <link rel="stylesheet" href="${escapeHtml(urls.stylesheet)}">
 <link rel="icon" href="data:,">
-</head>
+${script ? `<script src="${escapeHtml(script)}" defer></script>\n` : ''}</head>
 <body>
 <main class="card">
 <h1>${escapeHtml(PORTAL_NAME)}</h1>
@@ -88,6 +94,8 @@ export interface SecondFactorPageModel {
   /** Who is signing in (shown, never editable here). */
   username: string;
   error?: string;
+  /** Offer the user's passkey or security key: where the script asks for options and posts the answer. */
+  webauthn?: { optionsUrl: string; action: string };
 }
 
 /** The second step of a sign-in: one passcode field (6-digit passcodes and 9-digit bypass codes). */
@@ -106,8 +114,20 @@ ${error}<form method="post" action="${escapeHtml(model.action)}" class="form">
 <label for="passcode">Passcode</label>
 <input id="passcode" name="passcode" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="32" required autofocus${invalid}>
 <button type="submit">Verify</button>
-</form>`,
+</form>${model.webauthn ? webauthnBlock(model.webauthn) : ''}`,
+    model.webauthn ? urls.webauthnScript : undefined,
   );
+}
+
+function webauthnBlock(w: { optionsUrl: string; action: string }): string {
+  return `
+<p class="detail">Or</p>
+<form method="post" action="${escapeHtml(w.action)}" id="webauthn-form" data-options-url="${escapeHtml(w.optionsUrl)}" class="form">
+<input type="hidden" name="challengeId" value="">
+<input type="hidden" name="credential" value="">
+<button type="button" id="webauthn-start">Use your passkey or security key</button>
+<p class="detail" id="webauthn-status" role="status" hidden></p>
+</form>`;
 }
 
 /** A dead end (expired or unknown interaction, unexpected failure): say so, link back to the portal. */

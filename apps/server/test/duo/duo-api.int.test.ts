@@ -10,7 +10,7 @@ import {
   userInfoResponseSchema,
 } from '@mfa-portal/shared';
 import { portalIdOf } from '../../src/mfa/duo/ids.js';
-import { advance, auditEvents, devicesOf, errorOf, meTestApp, type MeTestApp } from '../../src/modules/me/test-support.js';
+import { advance, auditEvents, devicesOf, errorOf, meTestApp, type MeTestApp } from '../me-api.js';
 import type { DuoStandin } from './duo-standin.js';
 import { duoEnv, seedDemoStaff, startStandin } from './support.js';
 
@@ -539,8 +539,8 @@ describe('the same API with signature v5 (JSON bodies) and with wrong keys', () 
     try {
       const before = standin.requests.length;
       expect((await v5.call('helpdesk@example.com', 'GET', '/devices')).statusCode).toBe(200);
-      // The account, then the user, phones and tokens: four GETs, all signed v5.
-      expect(standin.requests.slice(before).map((r) => r.signatureVersion)).toEqual([5, 5, 5, 5]);
+      // The account, then the user, phones, tokens and WebAuthn credentials: five GETs, all signed v5.
+      expect(standin.requests.slice(before).map((r) => r.signatureVersion)).toEqual([5, 5, 5, 5, 5]);
       const phone = (await devicesOf(m, 'helpdesk@example.com'))[0]!;
       expect((await v5.call('helpdesk@example.com', 'PATCH', `/devices/${phone.id}`, { name: 'Pixel (work)' })).statusCode).toBe(200);
       const last = standin.requests.at(-1)!;

@@ -14,8 +14,8 @@ import {
   type Device,
 } from '@mfa-portal/shared';
 import { portalIdOf } from '../../src/mfa/duo/ids.js';
-import { callAs, HELPDESK, ADMIN } from '../../src/modules/admin/test-support.js';
-import { advance, auditEvents, devicesOf, errorOf, meTestApp, type MeTestApp } from '../../src/modules/me/test-support.js';
+import { callAs, HELPDESK, ADMIN } from '../admin-api.js';
+import { advance, auditEvents, devicesOf, errorOf, meTestApp, type MeTestApp } from '../me-api.js';
 import type { DuoStandin } from './duo-standin.js';
 import { duoEnv, seedDemoStaff, startStandin } from './support.js';
 
@@ -90,6 +90,8 @@ describe('GET /api/me/capabilities on Duo', () => {
       totp: false,
       hardwareTokens: true,
       renameHardwareTokens: false,
+      webauthn: false,
+      webauthnEnrolledInProviderPrompt: true,
     });
   });
 });
@@ -321,7 +323,10 @@ describe('helpdesk verification push on Duo', () => {
       return adminLostDeviceProgressSchema.parse(res.json()).identityCheck;
     };
     const pushAnswered = async (answer: 'approve' | 'deny') => {
-      const res = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${BOB}/verify-identity/push`, { deviceId: bobPhone });
+      const res = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${BOB}/verify-identity/push`, {
+        deviceId: bobPhone,
+        ticket: 'INC-31',
+      });
       expect(res.statusCode, res.body).toBe(202);
       const push = adminVerifyPushResponseSchema.parse(res.json());
       // Still waiting: nothing counts yet.
@@ -341,6 +346,17 @@ describe('helpdesk verification push on Duo', () => {
     expect(Date.parse(check!.checkedAt)).toBeGreaterThanOrEqual(Date.parse(approved.startedAt));
     // Another administrator did not verify the caller.
     expect(await checkOf(ADMIN)).toBeNull();
+    // Verify, then issue (issue 14): the approved push lets this administrator issue codes, and the event names it.
+    const issued = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${BOB}/bypass-codes`, {
+      count: 1,
+      validitySeconds: 600,
+      reason: 'Caller verified by push',
+      ticket: 'INC-31',
+    });
+    expect(issued.statusCode, issued.body).toBe(201);
+    expect((await auditEvents(m.db, 'admin.user.create_bypass_codes')).at(-1)!.details).toMatchObject({
+      verification: { method: 'push', ticket: 'INC-31' },
+    });
     // No longer recent after ADMIN_IDENTITY_CHECK_FRESH_SECONDS, as a passcode check.
     advance(ADMIN_IDENTITY_CHECK_FRESH_SECONDS + 1);
     expect(await checkOf(HELPDESK)).toBeNull();

@@ -10,6 +10,7 @@ import {
 } from '../../src/mfa/duo/duo-provider.js';
 import { DuoApiError } from '../../src/mfa/duo/errors.js';
 import { portalIdOf } from '../../src/mfa/duo/ids.js';
+import { toAppError } from '../../src/mfa/errors.js';
 import { MfaError } from '../../src/mfa/port.js';
 import type { DuoStandin } from './duo-standin.js';
 import { providerFor, seedDemoStaff, startStandin } from './support.js';
@@ -33,6 +34,13 @@ async function refused(p: Promise<unknown>): Promise<unknown> {
     },
     (e: unknown) => e,
   );
+}
+
+/** The answer the portal gives to the adapter's refusal (the adapter throws MfaError; toAppError translates it). */
+async function answered(p: Promise<unknown>): Promise<unknown> {
+  const err = await refused(p);
+  expect(err).toBeInstanceOf(MfaError);
+  return toAppError(err);
 }
 
 async function mfaCode(p: Promise<unknown>): Promise<string> {
@@ -143,11 +151,11 @@ describe('users and statuses', () => {
 
 describe('authenticator apps', () => {
   it('are not supported by Duo: 409 mfa.not_supported_by_provider', async () => {
-    const err = await refused(duo.startTotpEnrolment('alice@example.com', { allowWhenDevicesExist: false, issuer: 'MFA Portal' }));
+    const err = await answered(duo.startTotpEnrolment('alice@example.com', { allowWhenDevicesExist: false, issuer: 'MFA Portal' }));
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ statusCode: 409, code: 'mfa.not_supported_by_provider' });
     expect(
-      await refused(
+      await answered(
         duo.confirmTotpEnrolment('alice@example.com', crypto.randomUUID(), { code: '123456', name: 'x' }, { allowWhenDevicesExist: false }),
       ),
     ).toMatchObject({
@@ -246,7 +254,7 @@ describe('phones', () => {
     const id = portalIdOf('phone', seed.bobPhone.phone_id);
     await expect(duo.renameDevice('bob@example.com', id, 'Work phone')).resolves.toMatchObject({ id, name: 'Work phone' });
     expect(standin.phones.get(seed.bobPhone.phone_id)!.name).toBe('Work phone');
-    expect(await refused(duo.renameDevice('bob@example.com', portalIdOf('token', seed.bobToken.token_id), 'x'))).toMatchObject({
+    expect(await answered(duo.renameDevice('bob@example.com', portalIdOf('token', seed.bobToken.token_id), 'x'))).toMatchObject({
       code: 'mfa.not_supported_by_provider',
       statusCode: 409,
     });
@@ -256,7 +264,7 @@ describe('phones', () => {
   it('addPhone: an E.164 number and platform, associated; refuses a bad number and a second device without step-up', async () => {
     const carol = standin.addUser({ username: 'carol@example.com' });
     expect(
-      await refused(duo.duo.addPhone('carol@example.com', { number: '555-0100', platform: 'iOS' }, { allowWhenDevicesExist: false })),
+      await answered(duo.duo.addPhone('carol@example.com', { number: '555-0100', platform: 'iOS' }, { allowWhenDevicesExist: false })),
     ).toMatchObject({ statusCode: 400, code: 'request.invalid', details: { field: 'number' } });
     const device = await duo.duo.addPhone(
       'carol@example.com',
@@ -290,7 +298,7 @@ describe('phones', () => {
     expect(phone.smsActivationsSent).toBe(1);
     standin.activatePhone(phone.phone_id);
     expect((await duo.listDevices('carol@example.com'))[0]!.capabilities).toEqual(['push', 'passcode']);
-    expect(await refused(duo.duo.phoneActivation('bob@example.com', portalIdOf('token', seed.bobToken.token_id)))).toMatchObject({
+    expect(await answered(duo.duo.phoneActivation('bob@example.com', portalIdOf('token', seed.bobToken.token_id)))).toMatchObject({
       code: 'mfa.not_supported_by_provider',
     });
   });

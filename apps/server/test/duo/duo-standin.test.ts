@@ -255,6 +255,68 @@ describe('Duo stand-in: parameters and shapes', () => {
     });
   });
 
+  it('Create User: username required and unique among usernames and aliases (400), known fields and statuses only', async () => {
+    standin.addUser({ username: 'taken@example.com', aliases: ['alias-taken@example.com'] });
+    const before = standin.snapshot();
+    const create = (params: Record<string, string>) => raw({ method: 'POST', path: '/admin/v1/users', params });
+    expect(await create({ realname: 'No Name' })).toMatchObject({ status: 400, body: { code: 40001, message_detail: 'username' } });
+    for (const username of ['taken@example.com', 'TAKEN@example.com', 'alias-taken@example.com'])
+      expect(await create({ username })).toMatchObject({ status: 400, body: { stat: 'FAIL', message_detail: 'username' } });
+    expect(await create({ username: 'new@example.com', status: 'locked out' })).toMatchObject({
+      status: 400,
+      body: { message_detail: 'status' },
+    });
+    expect(await create({ username: 'new@example.com', colour: 'blue' })).toMatchObject({
+      status: 400,
+      body: { message_detail: 'colour' },
+    });
+    expect(standin.snapshot()).toBe(before);
+    const ok = await create({ username: 'new@example.com', realname: 'New Person', email: 'new@example.com', status: 'disabled' });
+    expect(ok).toMatchObject({
+      status: 200,
+      body: {
+        stat: 'OK',
+        response: { username: 'new@example.com', realname: 'New Person', email: 'new@example.com', status: 'disabled', phones: [] },
+      },
+    });
+    expect(standin.user('new@example.com').user_id).toBe(ok.body.response.user_id);
+  });
+
+  it('Modify User: a username another user or alias has is a 400; Delete User removes the user and keeps the phones', async () => {
+    const user = standin.addUser({ username: 'rename@example.com' });
+    standin.addUser({ username: 'other@example.com', aliases: ['other-alias@example.com'] });
+    const phone = standin.addPhone({ userId: user.user_id, number: '+15555550999' });
+    const path = `/admin/v1/users/${user.user_id}`;
+    for (const username of ['other@example.com', 'other-alias@example.com'])
+      expect(await raw({ method: 'POST', path, params: { username } })).toMatchObject({
+        status: 400,
+        body: { message_detail: 'username' },
+      });
+    expect(await raw({ method: 'POST', path, params: { username: 'renamed@example.com', realname: 'Re Named' } })).toMatchObject({
+      status: 200,
+      body: { response: { username: 'renamed@example.com', realname: 'Re Named' } },
+    });
+    expect(await raw({ method: 'DELETE', path })).toMatchObject({ status: 200, body: { stat: 'OK' } });
+    expect(standin.users.has(user.user_id)).toBe(false);
+    expect(standin.phones.get(phone.phone_id)?.userIds).toEqual([]);
+    // Deleting again does nothing (as Duo); modifying an unknown user is a 404.
+    expect(await raw({ method: 'DELETE', path })).toMatchObject({ status: 200 });
+    expect(await raw({ method: 'POST', path, params: { realname: 'Ghost' } })).toMatchObject({ status: 404, body: { code: 40401 } });
+  });
+
+  it('Create and Delete User are signed like every call (401 for a bad signature, nothing changed)', async () => {
+    const before = standin.snapshot();
+    expect(
+      await raw({ method: 'POST', path: '/admin/v1/users', params: { username: 'forged@example.com' }, skey: 'x'.repeat(40) }),
+    ).toMatchObject({ status: 401, body: { code: 40103 } });
+    const victim = [...standin.users.values()][0]!;
+    expect(await raw({ method: 'DELETE', path: `/admin/v1/users/${victim.user_id}`, signedPath: '/admin/v1/users' })).toMatchObject({
+      status: 401,
+      body: { code: 40103 },
+    });
+    expect(standin.snapshot()).toBe(before);
+  });
+
   it('answers 429 or 5xx the number of times it is told', async () => {
     standin.failNext({ times: 2, status: 429, path: /^\/admin\/v1\/users$/, retryAfter: '1' });
     expect(await raw({ method: 'GET', path: '/admin/v1/users' })).toMatchObject({ status: 429, body: { stat: 'FAIL', code: 42901 } });

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
-import { hotpCode } from '../../src/mfa/builtin/otp.js';
+import { hotpCode } from '../../src/mfa/common/otp.js';
 
 /**
  * A stand-in for Duo's Admin API v1 and Auth API v2, for tests only (Duo's cloud is not reachable
@@ -17,7 +17,8 @@ import { hotpCode } from '../../src/mfa/builtin/otp.js';
  * - validates parameters as Duo documents them (bypass `count` 1–10, `valid_secs` and `reuse_count`
  *   whole numbers ≥ 0, `limit`/`offset`, required ones) and answers Duo's shapes: `{stat:'OK', response,
  *   metadata}` and `{stat:'FAIL', code, message, message_detail}`;
- * - keeps state: users (statuses, aliases, lockout after failed attempts), phones (Duo Mobile
+ * - keeps state: users (created, modified and deleted through the Admin API; statuses, aliases, unique
+ *   usernames, lockout after failed attempts), phones (Duo Mobile
  *   activation, HOTP passcodes), hardware tokens with HOTP seeds and counters, bypass codes (expiry,
  *   uses left), pushes and verification pushes answered by the test;
  * - pages lists (`limit`, `offset`, `metadata.next_offset`), with a maximum page size tests can lower;
@@ -200,6 +201,14 @@ const PLATFORMS: Record<string, string> = {
   'generic smartphone': 'Generic Smartphone',
 };
 
+export interface StandinWebauthnCredential {
+  webauthnkey: string;
+  credential_name: string;
+  label: string;
+  date_added: number;
+  userId: string;
+}
+
 export class DuoStandin {
   readonly host: string;
   readonly admin: StandinIntegration;
@@ -208,6 +217,8 @@ export class DuoStandin {
   readonly phones = new Map<string, StandinPhone>();
   readonly tokens = new Map<string, StandinToken>();
   readonly bypassCodes = new Map<string, StandinBypassCode>();
+  /** WebAuthn credentials (enrolled in Duo's prompt, which the stand-in does not play: tests add them). */
+  readonly webauthnCredentials = new Map<string, StandinWebauthnCredential>();
   readonly pushes = new Map<
     string,
     { txid: string; user_id: string; phone_id: string; state: 'waiting' | 'allow' | 'deny' | 'fraud' | 'timeout' }
@@ -355,6 +366,19 @@ export class DuoStandin {
     return token;
   }
 
+  /** A WebAuthn credential of a user, as Duo's prompt would have enrolled it. */
+  addWebauthnCredential(input: { userId: string; name: string; label?: string; dateAdded?: number }): StandinWebauthnCredential {
+    const cred: StandinWebauthnCredential = {
+      webauthnkey: duoId('WA'),
+      credential_name: input.name,
+      label: input.label ?? 'Security Key',
+      date_added: input.dateAdded ?? Math.floor(Date.now() / 1000),
+      userId: input.userId,
+    };
+    this.webauthnCredentials.set(cred.webauthnkey, cred);
+    return cred;
+  }
+
   token(serial: string): StandinToken {
     const t = [...this.tokens.values()].find((x) => x.serial === serial);
     if (!t) throw new Error(`no stand-in token ${serial}`);
@@ -422,7 +446,13 @@ export class DuoStandin {
     const bufferless = (_k: string, v: unknown) =>
       v && typeof v === 'object' && (v as { type?: string }).type === 'Buffer' ? '<seed>' : v;
     return JSON.stringify(
-      { users: sorted(this.users), phones: sorted(this.phones), tokens: sorted(this.tokens), bypass: sorted(this.bypassCodes) },
+      {
+        users: sorted(this.users),
+        phones: sorted(this.phones),
+        tokens: sorted(this.tokens),
+        bypass: sorted(this.bypassCodes),
+        webauthn: sorted(this.webauthnCredentials),
+      },
       bufferless,
     );
   }
@@ -561,6 +591,21 @@ export class DuoStandin {
     return [...this.phones.values()].filter((p) => p.userIds.includes(userId));
   }
 
+  private webauthnOf(userId: string) {
+    return [...this.webauthnCredentials.values()].filter((c) => c.userId === userId);
+  }
+
+  /** Duo's documented shape of a WebAuthn credential (Admin API v1). */
+  private webauthnJson(c: StandinWebauthnCredential, withUser = false) {
+    return {
+      webauthnkey: c.webauthnkey,
+      credential_name: c.credential_name,
+      date_added: c.date_added,
+      label: c.label,
+      ...(withUser ? { user: this.userSummary(this.users.get(c.userId)!) } : {}),
+    };
+  }
+
   private tokensOf(userId: string) {
     return [...this.tokens.values()].filter((t) => t.userIds.includes(userId));
   }
@@ -625,7 +670,7 @@ export class DuoStandin {
       tokens: this.tokensOf(u.user_id).map((t) => this.tokenJson(t)),
       groups: [],
       u2ftokens: [],
-      webauthncredentials: [],
+      webauthncredentials: this.webauthnOf(u.user_id).map((c) => this.webauthnJson(c)),
     };
   }
 
@@ -738,15 +783,56 @@ export class DuoStandin {
       );
     });
     admin('GET', `/admin/v1/users/${ID}`, (_p, m) => this.userJson(this.userById(m[1]!)));
-    // Modify User: form parameters; `status` only active, bypass or disabled (Duo refuses "locked out"
-    // and the rest); `active` ends a lockout. Validated before anything changes.
-    admin('POST', `/admin/v1/users/${ID}`, (p, m) => {
-      const user = this.userById(m[1]!);
-      const allowed = ['username', 'realname', 'email', 'status', 'notes', 'firstname', 'lastname', 'alias1', 'alias2', 'alias3', 'alias4'];
-      const unknown = Object.keys(p).find((k) => !allowed.includes(k));
+    const USER_FIELDS = [
+      'username',
+      'realname',
+      'email',
+      'status',
+      'notes',
+      'firstname',
+      'lastname',
+      'alias1',
+      'alias2',
+      'alias3',
+      'alias4',
+    ];
+    /** The checks Create User and Modify User share: known fields, a settable status, a username no one else has. */
+    const checkUserFields = (p: Record<string, string>, self: StandinUser | null) => {
+      const unknown = Object.keys(p).find((k) => !USER_FIELDS.includes(k));
       if (unknown) throw invalid(unknown);
       if (p.status !== undefined && !['active', 'bypass', 'disabled'].includes(p.status)) throw invalid('status');
-      if (p.username !== undefined && (p.username === '' || (this.findUser(p.username) ?? user) !== user)) throw invalid('username');
+      // Duo: "400 Invalid or missing parameters. For example, the username already exists" (as a username or alias).
+      if (p.username !== undefined && (p.username === '' || (this.findUser(p.username) ?? self) !== self)) throw invalid('username');
+    };
+    // Create User: form parameters, `username` required; the new user, without devices.
+    admin('POST', '/admin/v1/users', (p) => {
+      this.required(p, 'username');
+      checkUserFields(p, null);
+      const user = this.addUser({
+        username: p.username!,
+        realname: p.realname ?? '',
+        email: p.email ?? '',
+        status: p.status ?? 'active',
+        created: this.nowSeconds(),
+      });
+      return this.userJson(user);
+    });
+    // Delete User: at once and for good; its bypass codes and WebAuthn credentials go, its phones and
+    // tokens stay (only the association ends). Duo answers 200 when no such user exists (Duo's own client:
+    // "If the user is already deleted, does nothing").
+    admin('DELETE', `/admin/v1/users/${ID}`, (_p, m) => {
+      const id = m[1]!;
+      if (!this.users.delete(id)) return '';
+      for (const b of [...this.bypassCodes.values()]) if (b.user_id === id) this.bypassCodes.delete(b.bypass_code_id);
+      for (const c of [...this.webauthnCredentials.values()]) if (c.userId === id) this.webauthnCredentials.delete(c.webauthnkey);
+      for (const x of [...this.phones.values(), ...this.tokens.values()]) x.userIds = x.userIds.filter((u) => u !== id);
+      return '';
+    });
+    // Modify User: form parameters; `status` only active, bypass or disabled (Duo refuses "locked out"
+    // and the rest); `active` ends a lockout. Validated before anything changes; 404 for an unknown id.
+    admin('POST', `/admin/v1/users/${ID}`, (p, m) => {
+      const user = this.userById(m[1]!);
+      checkUserFields(p, user);
       if (p.username !== undefined) user.username = p.username;
       if (p.realname !== undefined) user.realname = p.realname;
       if (p.email !== undefined) user.email = p.email;
@@ -823,6 +909,23 @@ export class DuoStandin {
         activation_msg: 'To activate the Duo Mobile app, click this link: <insert url>',
         installation_msg: 'Welcome to Duo! To install Duo Mobile, click this link: <insert url>',
       };
+    });
+
+    // WebAuthn credentials
+    admin('GET', `/admin/v1/users/${ID}/webauthncredentials`, (p, m) =>
+      this.page(
+        this.webauthnOf(this.userById(m[1]!).user_id).map((c) => this.webauthnJson(c)),
+        p,
+      ),
+    );
+    admin('GET', `/admin/v1/webauthncredentials/${ID}`, (_p, m) => {
+      const cred = this.webauthnCredentials.get(m[1]!);
+      if (!cred) throw notFound();
+      return this.webauthnJson(cred, true);
+    });
+    admin('DELETE', `/admin/v1/webauthncredentials/${ID}`, (_p, m) => {
+      if (!this.webauthnCredentials.delete(m[1]!)) throw notFound();
+      return '';
     });
 
     // Hardware tokens

@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEMO_STAFF } from '../../src/demo/seed.js';
 import { demoTokenSeed } from '../../src/mfa/builtin/demo-tokens.js';
+import { runIfEntryPoint, runPortalServer, writeCaFile } from '../portal-on-standin-process.js';
 import { DuoStandin } from './duo-standin.js';
 import { startStandinControl, type StandinControl } from './standin-control.js';
 
@@ -73,9 +70,7 @@ export function seedDuoDemoStaff(standin: DuoStandin): void {
 async function main(): Promise<void> {
   const standin = await new DuoStandin({ host: 'api-standin.duosecurity.com' }).start();
   seedDuoDemoStaff(standin);
-  const caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'duo-standin-ca-'));
-  const caFile = path.join(caDir, 'ca.pem');
-  fs.writeFileSync(caFile, standin.caPem!);
+  const ca = writeCaFile('duo-standin-ca-', standin.caPem!);
   const controlFile = process.env.DUO_STANDIN_CONTROL_FILE;
   let control: StandinControl | null = null;
   if (controlFile) {
@@ -84,11 +79,8 @@ async function main(): Promise<void> {
   }
   const { DUO_STANDIN_CONTROL_FILE: _controlFile, ...serverEnv } = process.env;
 
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-  const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
-    cwd: root,
-    stdio: 'inherit',
-    env: {
+  runPortalServer(
+    {
       ...serverEnv,
       MFA_PROVIDER: 'duo',
       DUO_ADMIN_INTEGRATION_KEY: standin.admin.integrationKey,
@@ -97,30 +89,16 @@ async function main(): Promise<void> {
       DUO_AUTH_SECRET_KEY: standin.auth.secretKey,
       DUO_API_HOST: standin.host,
       DUO_API_BASE_URL: standin.url,
-      DUO_CA_FILE: caFile,
+      DUO_CA_FILE: ca.file,
     },
-  });
+    async () => {
+      await control?.close();
+      if (controlFile) fs.rmSync(controlFile, { force: true });
+      await standin.close();
+      ca.remove();
+    },
+  );
   console.log(`Duo stand-in at ${standin.url} (host ${standin.host}); portal started with MFA_PROVIDER=duo`);
-
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
-    await control?.close();
-    if (controlFile) fs.rmSync(controlFile, { force: true });
-    await standin.close();
-    fs.rmSync(caDir, { recursive: true, force: true });
-    process.exit(code);
-  };
-  server.on('exit', (code, signal) => void stop(code ?? (signal ? 1 : 0)));
-  process.once('SIGINT', () => void stop(0));
-  process.once('SIGTERM', () => void stop(0));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((err: unknown) => {
-    console.error('The Duo stand-in or the portal could not start:', err);
-    process.exit(1);
-  });
-}
+runIfEntryPoint(import.meta.url, main, 'The Duo stand-in or the portal could not start:');

@@ -112,13 +112,14 @@ export class TestBrowser {
   async request(
     method: string,
     url: URL | string,
-    opts: { form?: Record<string, string>; headers?: Record<string, string> } = {},
+    opts: { form?: Record<string, string>; headers?: Record<string, string>; body?: string } = {},
   ): Promise<HttpResponse> {
     const u = new URL(String(url));
     const headers: Record<string, string> = { ...opts.headers };
     const cookie = this.cookieHeader(u);
     if (cookie) headers.cookie = cookie;
-    let body: string | undefined;
+    // A raw body (with its content-type in `headers`), or a form.
+    let body: string | undefined = opts.body;
     if (opts.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(opts.form).toString();

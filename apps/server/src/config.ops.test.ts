@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+/** The settings of running as a service (issue 17): defaults and refusals, each named. */
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('loadConfig: running as a service', () => {
+  it('defaults: metrics off, x-request-id, 10 s grace, bounded database waits', () => {
+    const c = loadConfig({});
+    expect(c.metrics).toEqual({ token: null, port: null, host: '127.0.0.1' });
+    expect(c.requestIdHeader).toBe('x-request-id');
+    expect(c.shutdownGraceSeconds).toBe(10);
+    expect(c.databaseTimeouts).toEqual({ connectMs: 3000, queryMs: 10000, readinessMs: 1000 });
+  });
+
+  it('reads the metrics token and port, the request-id header (lower-cased) and the grace period', () => {
+    const c = loadConfig({
+      METRICS_TOKEN: 'a'.repeat(32),
+      METRICS_PORT: '9100',
+      METRICS_HOST: '0.0.0.0',
+      REQUEST_ID_HEADER: 'X-Correlation-Id',
+      SHUTDOWN_GRACE_SECONDS: '25',
+    });
+    expect(c.metrics).toEqual({ token: 'a'.repeat(32), port: 9100, host: '0.0.0.0' });
+    expect(c.requestIdHeader).toBe('x-correlation-id');
+    expect(c.shutdownGraceSeconds).toBe(25);
+  });
+
+  it('refuses bad values, naming each variable and never echoing the token', () => {
+    const p = problems({
+      METRICS_TOKEN: 'short secret',
+      METRICS_PORT: '8443',
+      REQUEST_ID_HEADER: 'x request id',
+      SHUTDOWN_GRACE_SECONDS: '0',
+      DATABASE_CONNECT_TIMEOUT_MS: 'soon',
+      DATABASE_QUERY_TIMEOUT_MS: '5',
+    });
+    expect(p).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^METRICS_TOKEN: must be 16 to 256 printable characters .*\(got "\*\*\*"\)$/),
+        expect.stringMatching(/^REQUEST_ID_HEADER: must be an HTTP header name/),
+        expect.stringMatching(/^SHUTDOWN_GRACE_SECONDS: must be between 1 and 600/),
+        expect.stringMatching(/^DATABASE_CONNECT_TIMEOUT_MS: must be a number/),
+        expect.stringMatching(/^DATABASE_QUERY_TIMEOUT_MS: must be between 100 and 600000/),
+      ]),
+    );
+    expect(p.join('\n')).not.toContain('short secret');
+    expect(problems({ METRICS_PORT: '8443' })).toEqual([expect.stringMatching(/^METRICS_PORT: must differ from PORT/)]);
+    expect(problems({ METRICS_HOST: '0.0.0.0' })).toEqual([expect.stringMatching(/^METRICS_HOST: is only used with METRICS_PORT/)]);
+  });
+
+  it('asks for MFA_SECRETS_KEY in production on PostgreSQL (instances would not share a generated key file)', () => {
+    const base = { NODE_ENV: 'production', ALLOW_EMBEDDED_IDP_IN_PRODUCTION: 'true', DATABASE_URL: 'postgres://db/portal' };
+    expect(problems(base)).toEqual([expect.stringMatching(/^MFA_SECRETS_KEY: is required when NODE_ENV=production with DATABASE_URL/)]);
+    expect(problems({ ...base, MFA_SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') })).toEqual([]);
+    // One instance on PGlite keeps its generated key file.
+    expect(problems({ NODE_ENV: 'production', ALLOW_EMBEDDED_IDP_IN_PRODUCTION: 'true' })).toEqual([]);
+  });
+});

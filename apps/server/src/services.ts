@@ -1,0 +1,156 @@
+import type { AppConfig } from './config.js';
+import type { Kysely } from 'kysely';
+import { createPolicy, type Policy } from './auth/policy.js';
+import type { Database } from './db/schema.js';
+import { createInventory } from './mfa/builtin/inventory.js';
+import type { TokenInventory } from './mfa/inventory.js';
+import { type MfaProvider } from './mfa/index.js';
+import { loadMfaKeys } from './mfa/mfa-keys.js';
+import { createDbRateLimiter } from './lib/rate-limit/rate-limit-store.js';
+import { createVerificationService, type VerificationService } from './modules/verification/verification.service.js';
+import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
+import { createAuditVerificationService, type AuditVerificationService } from './modules/audit/audit-verification.service.js';
+import { directoryRepository, type DirectoryRepository } from './modules/directory/directory.repository.js';
+import { createPushService, type PushService } from './modules/push/push.service.js';
+import { createStepUpService, type StepUpService } from './modules/step-up/step-up.service.js';
+import { createWebauthnPolicyService, type WebauthnPolicyService } from './modules/webauthn/webauthn-policy.service.js';
+import { createWebauthnService, type WebauthnService } from './modules/webauthn/webauthn.service.js';
+import { type PortalMetrics } from './modules/metrics/metrics.registry.js';
+import { withAuditMetrics } from './modules/metrics/metrics.recorders.js';
+import { createScimTokensService, type ScimTokensService } from './modules/scim/scim-tokens.service.js';
+import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.js';
+import { createIdentityVerifications, type IdentityVerifications } from './modules/admin/common/identity-verification.js';
+import { createEnrolmentPassService, type EnrolmentPassService } from './modules/enrolment-pass/enrolment-pass.service.js';
+import { reportsRepository } from './modules/admin/reports/reports.repository.js';
+import { createReportsService, type ReportsService } from './modules/admin/reports/reports.service.js';
+import { createNotificationsService, type NotificationsService } from './modules/notifications/notifications.service.js';
+import { createIdpSessionRevoker } from './idp/session-revoker.js';
+import { createIpLocator, type IpLocator } from './lib/ip-locations.js';
+import { localesDir } from './lib/paths.js';
+
+/**
+ * What the application is made of, built once and passed to the modules (Logto's `Libraries`): no
+ * module builds its own collaborator. The embedded sign-in and the API share one audit log and one
+ * verification service (one set of rate limits, kept in the database so every instance counts the
+ * same attempts).
+ */
+export interface Services {
+  config: AppConfig;
+  db: Kysely<Database>;
+  mfa: MfaProvider;
+  audit: AuditService;
+  stepUp: StepUpService;
+  verification: VerificationService;
+  policy: Policy;
+  pushes: PushService;
+  directory: DirectoryRepository;
+  /** Verification runs of the audit hash chain (off the request, with progress). */
+  auditVerification: AuditVerificationService;
+  /** The builtin provider's token inventory; null with another provider (kept at the provider). */
+  inventory: TokenInventory | null;
+  /** Passkeys and security keys (issue 18): the ceremonies and the administrator's policy. */
+  webauthn: WebauthnService;
+  webauthnPolicy: WebauthnPolicyService;
+  /** First-device policy and enrolment passes (issue 15). */
+  enrolmentPasses: EnrolmentPassService;
+  identityVerifications: IdentityVerifications;
+  /** SCIM bearer tokens (issue 15). */
+  scimTokens: ScimTokensService;
+  /** Session revocation (issue 14): sign-out, sign out everywhere, disabled accounts; at the embedded provider too. */
+  sessions: SessionsService;
+  /** Reports for administrators (issue 19): coverage snapshots and lists. */
+  reports: ReportsService;
+  /** Security notifications by e-mail: the outbox (queued from the audit append) and its sender (issue 19). */
+  notifications: NotificationsService;
+  /** Approximate location of a client address (IP_LOCATIONS). */
+  locate: IpLocator;
+}
+
+export function createServices(
+  config: AppConfig,
+  db: Kysely<Database>,
+  mfa: MfaProvider,
+  metrics?: PortalMetrics,
+  /** PostgreSQL's URL of `db` (the audit verification worker opens its own connection); none on PGlite. */
+  databaseUrl?: string,
+): Services {
+  const directory = directoryRepository(db);
+  // Every audit append queues, in its own transaction, the e-mail the event causes (issue 19).
+  const notifications = createNotificationsService({
+    db,
+    config: config.notifications,
+    portalUrl: config.publicUrl,
+    localesDir,
+    recipientOf: async (upn) => {
+      const user = await directory.find(upn);
+      return user?.email ? { email: user.email, displayName: user.displayName || null } : null;
+    },
+  });
+  const auditService = createAuditService(db, { afterAppend: notifications.afterAppend });
+  // Audit appends and chain verifications are counted (metrics) where the app passes its registry.
+  const audit = metrics ? withAuditMetrics(auditService, metrics) : auditService;
+  const { perUser, perAddress, windowSeconds } = config.mfa.verifyRateLimit;
+  const verification = createVerificationService({
+    mfa,
+    audit,
+    limiters: {
+      perUser: createDbRateLimiter(db, { name: 'verify', limit: perUser, intervalSeconds: windowSeconds }),
+      perAddress: createDbRateLimiter(db, { name: 'verify', limit: perAddress, intervalSeconds: windowSeconds }),
+    },
+  });
+  const stepUp = createStepUpService(db, { maxAgeSeconds: config.mfa.stepUpMaxAgeSeconds });
+  const policy = createPolicy(config.roles);
+  // The portal is the WebAuthn relying party: RP ID = its host, expected origin = its origin.
+  const portalUrl = new URL(config.publicUrl);
+  const webauthnPolicy = createWebauthnPolicyService({ db, audit, isProtected: policy.isProtected });
+  const enrolmentPasses = createEnrolmentPassService({
+    db,
+    mfa,
+    audit,
+    policy: config.provisioning.firstDevice.policy,
+    windowDays: config.provisioning.firstDevice.windowDays,
+    limiter: createDbRateLimiter(db, { name: 'enrolment_pass', limit: 5, intervalSeconds: 900 }),
+  });
+  const webauthn = createWebauthnService({
+    db,
+    mfa,
+    audit,
+    stepUp,
+    verification,
+    policy: webauthnPolicy,
+    rp: { rpId: portalUrl.hostname, rpName: config.mfa.totpIssuer, origin: portalUrl.origin },
+    // A passkey as a first device needs what any first device needs (issue 15).
+    firstDevice: { assertAllowed: (upn, now) => enrolmentPasses.assertFirstDeviceAllowed(upn, now) },
+  });
+  return {
+    config,
+    db,
+    mfa,
+    audit,
+    stepUp,
+    verification,
+    policy,
+    webauthn,
+    webauthnPolicy,
+    pushes: createPushService(db, mfa),
+    directory,
+    auditVerification: createAuditVerificationService(db, {
+      ...(databaseUrl ? { databaseUrl } : {}),
+      ...(metrics ? { onFinished: (result) => metrics.auditChainVerifications.inc({ result }) } : {}),
+    }),
+    inventory: mfa.name === 'builtin' ? createInventory(db, loadMfaKeys(config).box) : null,
+    enrolmentPasses,
+    // "Verify, then issue" (issue 14): the helpdesk's recent identity verifications, read from the audit log.
+    identityVerifications: createIdentityVerifications({ audit, windowSeconds: config.mfa.helpdeskVerificationWindowSeconds }),
+    scimTokens: createScimTokensService({ db, audit, envToken: config.provisioning.scimToken }),
+    // Revoked at the API (every instance) and, with the embedded provider, its sessions and refresh tokens
+    // (with Entra, the portal keeps none: Entra's own sign-out and token lifetimes apply).
+    sessions: createSessionsService({
+      db,
+      ...(config.idp.mode === 'embedded' ? { endProviderSessions: createIdpSessionRevoker(db).revokeAll } : {}),
+    }),
+    reports: createReportsService({ repo: reportsRepository(db), provider: mfa.name }),
+    notifications,
+    locate: createIpLocator(config.ipLocations),
+  };
+}

@@ -1,0 +1,343 @@
+import { randomBytes } from 'node:crypto';
+import { CompiledQuery, sql, type Kysely, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminAuditVerificationSchema } from '@mfa-portal/shared';
+import type { Database } from '../src/db/schema.js';
+import { seedOrganisation } from '../src/demo/org-seed.js';
+import { builtinRepository } from '../src/mfa/builtin/builtin.repository.js';
+import { createSecretBox } from '../src/lib/secret-box.js';
+import { auditRepository } from '../src/modules/audit/audit.repository.js';
+import { walkChain } from '../src/modules/audit/audit-verification.js';
+import { meTestApp, type MeTestApp } from './me-api.js';
+import { directoryRepository } from '../src/modules/directory/directory.repository.js';
+import { ADMIN, callAs } from './admin-api.js';
+import { createTestDatabase } from './database.js';
+import { reportsRepository } from '../src/modules/admin/reports/reports.repository.js';
+
+/**
+ * Organisation scale (issue 16), checked by what the database does rather than by timings: the lookups
+ * and searches the API runs can use an index (EXPLAIN with sequential scans disabled still picks one),
+ * the CSV export holds every matching row, verification checkpoints, and getuserinfo writes nothing
+ * when nothing changed.
+ */
+
+let m: MeTestApp;
+const box = createSecretBox(randomBytes(32), 'ktest');
+beforeAll(async () => {
+  m = await meTestApp();
+  await seedOrganisation(m.db, { users: 200, events: 2600, password: 'org-password', box, eventBatch: 700 });
+});
+afterAll(async () => m?.close());
+
+/** A Kysely plugin that records every statement sent through it, unchanged. */
+const recorder = (nodes: RootOperationNode[]): KyselyPlugin => ({
+  transformQuery: ({ node }) => (nodes.push(node), node),
+  transformResult: async ({ result }) => result,
+});
+
+/** The plan of the first query `run` sends, as EXPLAIN (FORMAT JSON) gives it with sequential scans off. */
+async function planOf(
+  db: Kysely<Database>,
+  run: (spy: Kysely<Database>) => Promise<unknown>,
+  opts: { bitmapOnly?: boolean } = {},
+): Promise<string> {
+  const nodes: RootOperationNode[] = [];
+  await run(db.withPlugin(recorder(nodes)));
+  const compiled = db.getExecutor().compileQuery(nodes[0]!, { queryId: 'explain' } as never);
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    // A search may also walk the username index in order and filter (cheap for common words, and what a
+    // small table prefers): without plain index scans, what is left is the index that can match.
+    if (opts.bitmapOnly) await sql`set local enable_indexscan = off`.execute(trx);
+    const res = await trx.executeQuery<{ 'QUERY PLAN': unknown }>(
+      CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
+    );
+    return JSON.stringify(res.rows[0]!['QUERY PLAN']);
+  });
+}
+const indexesIn = (plan: string) => [...plan.matchAll(/"Index Name":"([^"]+)"/g)].map((x) => x[1]);
+
+describe('indexes behind every lookup', () => {
+  it('finds a user by sign-in name, whatever its case, through lower(username)', async () => {
+    const plan = await planOf(m.db, (db) => builtinRepository(db).findUserByUsername('BOB@Example.com'));
+    expect(indexesIn(plan)).toContain('mfa_user_username_lower_idx');
+    expect(plan).not.toContain('"Seq Scan"');
+  });
+
+  it('searches users by any part of the name, sign-in name or e-mail through the trigram index', async () => {
+    const plan = await planOf(m.db, (db) => builtinRepository(db).searchUsers('mith', null, 21), { bitmapOnly: true });
+    expect(indexesIn(plan)).toContain('mfa_user_search_trgm_idx');
+    const dirPlan = await planOf(m.db, (db) => directoryRepository(db).search('mith', null, 21), { bitmapOnly: true });
+    expect(indexesIn(dirPlan)).toContain('directory_user_search_trgm_idx');
+  });
+
+  it.each([
+    ['actor', { actor: 'Bob@example.com' }, 'audit_event_actor_lower_idx'],
+    ['target', { target: 'bob@example.com' }, 'audit_event_target_lower_idx'],
+    ['action', { action: 'mfa.verify' }, 'audit_event_action_idx'],
+    ['action prefix', { action: 'admin.user.*' }, 'audit_event_action_idx'],
+    ['outcome', { outcome: 'failure' as const }, 'audit_event_outcome_idx'],
+    ['date', { from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-02T00:00:00Z') }, 'audit_event_occurred_at_idx'],
+  ])('filters the audit log by %s through an index', async (_name, filter, index) => {
+    const plan = await planOf(m.db, (db) => auditRepository(db).search(filter, null, 51));
+    expect(indexesIn(plan)).toContain(index);
+    expect(plan).not.toContain('"Seq Scan"');
+  });
+});
+
+describe('indexes behind every report (issue 19)', () => {
+  const now = new Date();
+  const cursor = { at: new Date('2026-01-01T00:00:00Z'), id: '00000000-0000-4000-8000-000000000000' };
+  it.each([
+    [
+      'locked or disabled accounts (builtin)',
+      (db: Kysely<Database>) => reportsRepository(db).lockedBuiltin('m', 51, now),
+      'mfa_user_attention_idx',
+    ],
+    [
+      'locked or disabled accounts (directory, Duo)',
+      (db: Kysely<Database>) => reportsRepository(db).lockedFromDirectory(null, 51),
+      'directory_user_attention_idx',
+    ],
+    [
+      'stale devices',
+      (db: Kysely<Database>) => reportsRepository(db).staleDevices(new Date(now.getTime() - 90 * 86_400_000), cursor, 51),
+      'mfa_device_last_use_idx',
+    ],
+    [
+      'bypass codes in force',
+      (db: Kysely<Database>) => reportsRepository(db).bypassCodesInForce(now, cursor, 51),
+      'mfa_bypass_code_in_force_idx',
+    ],
+    ['staff without a device', (db: Kysely<Database>) => reportsRepository(db).withoutFactor('m', 51), 'directory_user_pkey'],
+    ['the coverage history', (db: Kysely<Database>) => reportsRepository(db).snapshots('2026-01-01', '2026-01-31'), 'report_snapshot_pkey'],
+  ])('reads %s through an index, never a sequential scan', async (_name, run, index) => {
+    const plan = await planOf(m.db, run);
+    expect(indexesIn(plan)).toContain(index);
+    expect(plan).not.toContain('"Seq Scan"');
+  });
+
+  it('finds whether a member of staff has a device through lower(username) and the device index', async () => {
+    const plan = await planOf(m.db, (db) => reportsRepository(db).withoutFactor(null, 51));
+    expect(indexesIn(plan)).toEqual(expect.arrayContaining(['mfa_user_username_lower_idx', 'mfa_device_user_idx']));
+    expect(plan).not.toContain('"Seq Scan"');
+  });
+
+  it('figures match a count by hand over the seeded organisation', async () => {
+    const f = await reportsRepository(m.db).builtinFigures(now);
+    const staff = Number(
+      (
+        await m.db
+          .selectFrom('directory_user')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const covered = Number(
+      (
+        await sql<{ n: number }>`select count(distinct lower(u.username)) as n from mfa_user u join mfa_device d on d.user_id = u.id
+        join directory_user s on s.upn = lower(u.username)`.execute(m.db)
+      ).rows[0]!.n,
+    );
+    expect(f.staff).toBe(staff);
+    expect(f.covered).toBe(covered);
+    expect(f.staff).toBeGreaterThan(200);
+  });
+});
+
+describe('GET /api/admin/audit.csv', () => {
+  it('streams every matching row, more than any page, with no cap by default', async () => {
+    const total = Number(
+      (
+        await m.db
+          .selectFrom('audit_event')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    expect(total).toBeGreaterThan(2500);
+    const res = await callAs(m, ADMIN, 'GET', '/api/admin/audit.csv');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['x-export-row-limit']).toBeUndefined();
+    const lines = res.body.split('\r\n').filter(Boolean);
+    expect(lines[0]).toMatch(/^"id","occurredAt"/);
+    // Every event (the GET itself adds none), newest first, each once.
+    const ids = lines.slice(1).map((l) => Number(JSON.parse(l.split(',')[0]!)));
+    expect(ids).toHaveLength(total);
+    expect(new Set(ids).size).toBe(total);
+    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+  });
+
+  it('exports exactly the rows a filter matches', async () => {
+    const failures = Number(
+      (
+        await m.db
+          .selectFrom('audit_event')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('outcome', '=', 'failure')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const res = await callAs(m, ADMIN, 'GET', '/api/admin/audit.csv?outcome=failure');
+    expect(res.body.split('\r\n').filter(Boolean)).toHaveLength(failures + 1);
+  });
+});
+
+describe('GET /api/admin/audit.csv with AUDIT_CSV_MAX_ROWS', () => {
+  let capped: MeTestApp;
+  beforeAll(async () => {
+    capped = await meTestApp({ AUDIT_CSV_MAX_ROWS: '5' });
+    // Denied calls are audited: eight events.
+    for (let i = 0; i < 8; i++) await callAs(capped, { upn: 'bob@example.com', roles: [] }, 'GET', '/api/admin/audit');
+  });
+  afterAll(async () => capped?.close());
+
+  it('says the cap in a header and cuts the file with a last line saying so', async () => {
+    const res = await callAs(capped, ADMIN, 'GET', '/api/admin/audit.csv');
+    expect(res.headers['x-export-row-limit']).toBe('5');
+    const lines = res.body.split('\r\n').filter(Boolean);
+    expect(lines).toHaveLength(1 + 5 + 1);
+    expect(lines.at(-1)).toContain('cut at 5 rows');
+  });
+});
+
+describe('hash-chain verification with checkpoints', () => {
+  const tamper = async (id: number) => {
+    await m.db.transaction().execute(async (trx) => {
+      await sql`alter table audit_event disable trigger all`.execute(trx);
+      await sql`update audit_event set outcome = 'failure', reason = 'edited' where id = ${id}`.execute(trx);
+      await sql`alter table audit_event enable trigger all`.execute(trx);
+    });
+  };
+
+  it('runs off the request: 202 with a run to poll, then its progress and verdict', async () => {
+    const started = await callAs(m, ADMIN, 'POST', '/api/admin/audit/verifications', { mode: 'full' });
+    expect(started.statusCode, started.body).toBe(202);
+    let run = adminAuditVerificationSchema.parse(started.json());
+    expect(run.mode).toBe('full');
+    for (let i = 0; i < 600 && run.state === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      run = adminAuditVerificationSchema.parse((await callAs(m, ADMIN, 'GET', `/api/admin/audit/verifications/${run.id}`)).json());
+    }
+    expect(run.state).toBe('done');
+    expect(run.result).toMatchObject({ ok: true });
+    expect(run.checked).toBe(run.total);
+    expect(run.total).toBeGreaterThanOrEqual(2600);
+    // The worker thread compiles its modules (tsx) at its start: slow on a loaded machine.
+  }, 120_000);
+
+  it('re-checks only what is new after a checkpoint, and finds an edit made after it', async () => {
+    const first = await walkChain(m.db, { mode: 'full', batchSize: 500 });
+    expect(first.ok).toBe(true);
+    const checkpoint = await m.db.selectFrom('audit_checkpoint').selectAll().orderBy('last_event_id', 'desc').executeTakeFirstOrThrow();
+    // New events after the checkpoint.
+    for (let i = 0; i < 5; i++) await callAs(m, ADMIN, 'GET', '/api/admin/audit?limit=1');
+    await seedOrganisation(m.db, { users: 0, events: 40, password: 'org-password', box });
+
+    let startedAt = -1;
+    const again = await walkChain(m.db, {
+      mode: 'incremental',
+      onProgress: (checked) => {
+        if (startedAt < 0) startedAt = checked;
+      },
+    });
+    expect(again.ok).toBe(true);
+    // It started at the checkpoint: the events before it were not read again.
+    expect(startedAt).toBe(Number(checkpoint.event_count));
+
+    const newer = await m.db
+      .selectFrom('audit_event')
+      .select('id')
+      .where('id', '>', Number(checkpoint.last_event_id))
+      .orderBy('id')
+      .limit(1)
+      .offset(10)
+      .executeTakeFirstOrThrow();
+    const latest = await m.db.selectFrom('audit_checkpoint').selectAll().orderBy('last_event_id', 'desc').executeTakeFirstOrThrow();
+    // Edit an event after the first checkpoint but before the latest: the latest incremental run
+    // starts after it, a full run does not; and the edit of an event after the latest is found.
+    const last = await m.db.selectFrom('audit_event').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    await seedOrganisation(m.db, { users: 0, events: 10, password: 'org-password', box });
+    const afterLatest = await m.db
+      .selectFrom('audit_event')
+      .select('id')
+      .where('id', '>', Number(last.id))
+      .orderBy('id')
+      .limit(1)
+      .offset(3)
+      .executeTakeFirstOrThrow();
+    await tamper(Number(afterLatest.id));
+    const found = await walkChain(m.db, { mode: 'incremental' });
+    expect(found).toMatchObject({ ok: false, id: String(afterLatest.id), reason: 'hash_mismatch' });
+    expect(Number(latest.last_event_id)).toBeGreaterThan(Number(newer.id));
+
+    await tamper(Number(newer.id));
+    const full = await walkChain(m.db, { mode: 'full' });
+    expect(full).toMatchObject({ ok: false, id: String(newer.id), reason: 'hash_mismatch' });
+  });
+});
+
+describe('GET /account/getuserinfo writes nothing when nothing changed', () => {
+  it('leaves the directory row untouched on a repeated call', async () => {
+    const call = () => callAs(m, { upn: 'carol@example.com', roles: [] }, 'GET', '/account/getuserinfo?userid=carol@example.com');
+    expect((await call()).statusCode).toBe(200);
+    const version = () =>
+      sql<{ xmin: string; last_seen_at: Date }>`select xmin::text as xmin, last_seen_at from directory_user where upn = 'carol@example.com'`
+        .execute(m.db)
+        .then((r) => r.rows[0]!);
+    const before = await version();
+    expect((await call()).statusCode).toBe(200);
+    expect((await call()).statusCode).toBe(200);
+    expect(await version()).toEqual(before);
+    // A change of roles is written at once.
+    expect(
+      (
+        await callAs(
+          m,
+          { upn: 'carol@example.com', roles: ['Helpdesk Administrator'] },
+          'GET',
+          '/account/getuserinfo?userid=carol@example.com',
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect((await version()).xmin).not.toBe(before.xmin);
+  });
+
+  it('answers a reload (the same token) in two round trips: the revocation check and the MFA data', async () => {
+    // Every statement the server sends, counted by a Kysely plugin on the app's own database.
+    const statements: RootOperationNode[] = [];
+    const database = await createTestDatabase();
+    const counted = await meTestApp({}, { database: { ...database, db: database.db.withPlugin(recorder(statements)) } });
+    try {
+      const token = await counted.token('alice@example.com');
+      const call = () =>
+        counted.t.app.inject({
+          method: 'GET',
+          url: '/account/getuserinfo?userid=alice@example.com',
+          headers: { authorization: `Bearer ${token}` },
+        });
+      expect((await call()).statusCode).toBe(200);
+      statements.length = 0;
+      const again = await call();
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toMatchObject({ user: { upn: 'alice@example.com' }, mfa: { status: expect.any(String) } });
+      expect(statements).toHaveLength(2);
+      // A new token is recorded once more (its roles are the latest word).
+      statements.length = 0;
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // a later issue time (seconds)
+      const fresh = await counted.token('alice@example.com', ['Helpdesk Administrator']);
+      const res = await counted.t.app.inject({
+        method: 'GET',
+        url: '/account/getuserinfo?userid=alice@example.com',
+        headers: { authorization: `Bearer ${fresh}` },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(statements).toHaveLength(3);
+      expect((await directoryRepository(database.db).find('alice@example.com'))?.roles).toEqual(['Helpdesk Administrator']);
+    } finally {
+      await counted.close();
+      await database.close();
+    }
+  });
+});
