@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { STATIC_CSS_PREFIX, STATIC_JS_PREFIX } from '@mfa-portal/shared';
 import { antdStaticCss } from './src/lib/antd/static-css';
+import { precompress } from './src/lib/build/precompress';
 
 const root = import.meta.dirname;
 
@@ -15,7 +16,8 @@ export default defineConfig({
   root,
   base: './',
   // antd's styles as a static stylesheet of the lazily loaded main application (no inline <style>: CSP).
-  plugins: [react(), antdStaticCss()],
+  // Brotli and gzip copies of every asset, made once here and sent as they are by the server.
+  plugins: [react(), antdStaticCss(), precompress()],
   build: {
     outDir: path.join(root, 'dist'),
     emptyOutDir: true,

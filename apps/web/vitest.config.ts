@@ -12,7 +12,7 @@ export default defineProject({
     root: import.meta.dirname,
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['src/test/setup.ts', 'src/lib/test/preload-main-app.ts'],
+    setupFiles: ['src/test/setup.ts', 'src/test/preload-main-app.ts'],
     restoreMocks: true,
     unstubGlobals: true,
     // Pre-bundled: one module instead of hundreds for each test file that renders the main application.

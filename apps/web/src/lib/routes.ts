@@ -5,6 +5,7 @@ export const MAIN_ROUTES = {
   addAuthenticator: '/devices/add/authenticator',
   addToken: '/devices/add/token',
   addPhone: '/devices/add/phone',
+  addPasskey: '/devices/add/passkey',
   /** The self-service lost-device wizard (staff who can still sign in). */
   lostDevice: '/devices/lost',
   bypassCodes: '/bypass-codes',
@@ -25,6 +26,9 @@ export const ADMIN_ROUTES = {
   lostDevice: (upn: string) => `/admin/users/${encodeURIComponent(upn)}/lost-device`,
   tokens: '/admin/tokens',
   audit: '/admin/audit',
+  provisioning: '/admin/provisioning',
+  passkeys: '/admin/passkeys',
+  reports: '/admin/reports',
 } as const;
 
 /** Where an "add a device" page goes once the device is added: back to the page that sent the user there, or the overview. */

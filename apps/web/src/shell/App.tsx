@@ -1,4 +1,4 @@
-import { StrictMode, Suspense, type ReactNode } from 'react';
+import { StrictMode, Suspense, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter } from 'react-router';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
@@ -24,8 +24,11 @@ function Frame({ i18n, children }: { i18n: I18n; children: ReactNode }) {
   );
 }
 
-/** The whole application once start-up has finished, whatever its outcome. */
-export function App({ i18n, startup }: { i18n: I18n; startup: StartupResult }) {
+/**
+ * The whole application once start-up has finished, whatever its outcome. `mainApp` is the lazily
+ * loaded main application (app/), which the sign-in shell shows once the user is known.
+ */
+export function App({ i18n, startup, mainApp }: { i18n: I18n; startup: StartupResult; mainApp: ComponentType }) {
   switch (startup.kind) {
     case 'settings_unavailable':
       return (
@@ -44,7 +47,7 @@ export function App({ i18n, startup }: { i18n: I18n; startup: StartupResult }) {
         <Frame i18n={i18n}>
           <MsalProvider instance={startup.instance}>
             <SettingsContext.Provider value={startup.settings}>
-              <AppRoutes initialProblem={startup.redirectProblem} />
+              <AppRoutes mainApp={mainApp} initialProblem={startup.redirectProblem} />
             </SettingsContext.Provider>
           </MsalProvider>
         </Frame>

@@ -141,9 +141,7 @@ describe('token and profile', () => {
     const { instance, silent, redirect } = await signedInClient();
     // The main application may ask the API for more (e.g. the provider's capabilities): each such call
     // takes its own token from MSAL's cache, on top of the shell's one acquisition.
-    const fetchStub = stubProfileFetch((url) =>
-      url.includes('/api/me/capabilities') ? json(capabilitiesOf('builtin')) : json(profile()),
-    );
+    const fetchStub = stubProfileFetch((url) => (url.includes('/api/me/capabilities') ? json(capabilitiesOf('builtin')) : json(profile())));
 
     await renderApp({ path: '/', instance });
 
@@ -254,10 +252,22 @@ describe('token and profile', () => {
 
   it('shows the unauthorized page when the profile call answers 401', async () => {
     const { instance } = await signedInClient();
+    const login = vi.spyOn(instance, 'loginRedirect').mockResolvedValue(undefined);
+    // Clearing the cache forgets the account, as MSAL does.
+    const clearCache = vi.spyOn(instance, 'clearCache').mockImplementation(async () => {
+      vi.spyOn(instance, 'getActiveAccount').mockReturnValue(null);
+      vi.spyOn(instance, 'getAllAccounts').mockReturnValue([]);
+    });
     stubProfileFetch(() => json({ code: 'auth.token_invalid', message: 'Invalid token' }, 401));
     await renderApp({ path: '/', instance });
     expect(await screen.findByRole('heading', { level: 1, name: 'You are not allowed to use this portal' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /sign out/i })).not.toBeInTheDocument();
+    // The refused token is forgotten, so that "Sign in again" signs in again...
+    expect(clearCache).toHaveBeenCalledWith({ account });
+    // ...but only when the user asks: signing in at once would loop through the provider's session.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(login).not.toHaveBeenCalled();
+    expect(screen.getByRole('heading', { level: 1, name: 'You are not allowed to use this portal' })).toBeInTheDocument();
   });
 
   it('shows the server error page WITHOUT a home link when the profile call fails otherwise', async () => {
@@ -341,12 +351,25 @@ describe('routing from the MFA status', () => {
 describe('sign-out', () => {
   it('signs out by redirect with the ID token hint, ending at /loggedout', async () => {
     const { instance, logout } = await signedInClient();
-    stubProfileFetch(() => json(profile()));
+    const fetchStub = stubProfileFetch(() => json(profile()));
     await renderApp({ path: '/', instance });
 
     const banner = await screen.findByRole('banner');
     await userEvent.click(within(banner).getByRole('button', { name: 'Sign out' }));
     expect(logout).toHaveBeenCalledWith({ account, idTokenHint: account.idToken, postLogoutRedirectUri: clientInfo.postLogoutRedirectUri });
     expect(clientInfo.postLogoutRedirectUri.endsWith('/loggedout')).toBe(true);
+    // The API is told first (its tokens are revoked), without waiting for it (issue 14).
+    const revoke = fetchStub.mock.calls.find(([url]) => String(url).endsWith('/api/me/sign-out'));
+    expect(revoke?.[1]).toMatchObject({ method: 'POST', keepalive: true, headers: { authorization: 'Bearer api-token' } });
+  });
+
+  it('signs out even when the API cannot be told', async () => {
+    const { instance, logout } = await signedInClient();
+    stubProfileFetch((url) =>
+      url.endsWith('/api/me/sign-out') ? json({ code: 'server.unavailable', message: 'Down' }, 503) : json(profile()),
+    );
+    await renderApp({ path: '/', instance });
+    await userEvent.click(within(await screen.findByRole('banner')).getByRole('button', { name: 'Sign out' }));
+    expect(logout).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useReducer, useRef, useState, type ComponentType } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { InteractionStatus, type AccountInfo } from '@azure/msal-browser';
@@ -8,7 +8,6 @@ import { basePathFrom } from './base-path';
 import { ChunkErrorBoundary } from './components/ChunkErrorBoundary';
 import { LoadingFallback, Spinner } from './components/Spinner';
 import { AccessTokenContext, MfaDataContext, UserContext, useSettings, type MfaDataState } from './contexts';
-import { lazyWithTimeout } from './lazy-with-timeout';
 import { ServerErrorPage } from './pages/ServerErrorPage';
 import { UnauthorizedPage } from './pages/UnauthorizedPage';
 import { toProblem } from './problem';
@@ -17,13 +16,15 @@ import { errorRouteForMfa, errorRouteForSignInProblem } from './routes';
 import { initialShellState, shellReducer, type ShellProblem } from './shell-state';
 import { claimsFromAccount, fetchUserInfo } from './user-info';
 
-/** The main application: its own chunk, loaded only once the user and their profile are known. */
-const MainApp = lazyWithTimeout(() => import('../features/overview/OverviewApp'));
-
 /** Interaction states during which the user is still being signed in (MSAL v5 has no separate "login" status). */
 const SIGNING_IN: ReadonlySet<InteractionStatus> = new Set([InteractionStatus.Startup, InteractionStatus.HandleRedirect]);
 
 export interface AuthShellProps {
+  /**
+   * The main application, rendered once the user and their profile are known. main.tsx passes it in as
+   * a lazily loaded component (its own chunk, see lazyWithTimeout): the shell never imports it.
+   */
+  mainApp: ComponentType;
   /** A problem from handling the redirect response at start-up (shown instead of signing in again). */
   initialProblem?: ShellProblem | undefined;
   /** Where firstAuth/redirect are kept across the login redirect. */
@@ -34,7 +35,7 @@ export interface AuthShellProps {
  * The sign-in shell (spec §2, §4): redirect login, silent token (redirect fallback), profile, then
  * the lazily loaded main application with the user, token and MFA data in context.
  */
-export function AuthShell({ initialProblem, storage = window.sessionStorage }: AuthShellProps) {
+export function AuthShell({ mainApp: MainApp, initialProblem, storage = window.sessionStorage }: AuthShellProps) {
   const { t } = useTranslation('shell');
   const { instance, inProgress, accounts } = useMsal();
   const { clientInfo, apiInfo } = useSettings();
@@ -53,14 +54,17 @@ export function AuthShell({ initialProblem, storage = window.sessionStorage }: A
 
   // 1. Nobody signed in and nothing in progress: remember where we are (whitelisted addresses only), then log in.
   useEffect(() => {
-    if (accountId || inProgress !== InteractionStatus.None || loginProblem || loginStarted.current) return;
+    // After a refused token (profile 401) the cache is cleared and the unauthorized page stays until the
+    // user chooses "Sign in again": signing in at once would loop through the provider's session.
+    if (accountId || inProgress !== InteractionStatus.None || loginProblem || loginStarted.current || state.status === 'unauthorized')
+      return;
     loginStarted.current = true;
     rememberReturnPath(window.location, apiInfo.redirectWhitelist, basePathFrom(), storage);
     instance.loginRedirect({ scopes: [...LOGIN_SCOPES], extraScopesToConsent: [apiInfo.scope] }).catch((error: unknown) => {
       console.error('Sign-in could not start.', error);
       setLoginProblem(toProblem(error));
     });
-  }, [accountId, inProgress, loginProblem, instance, apiInfo, storage]);
+  }, [accountId, inProgress, loginProblem, instance, apiInfo, storage, state.status]);
 
   // 2. Signed in after a remembered first sign-in: go back to the path the user asked for.
   useEffect(() => {
@@ -106,6 +110,12 @@ export function AuthShell({ initialProblem, storage = window.sessionStorage }: A
           dispatch({ type: 'profileLoaded', profile: result.data });
           break;
         case 'unauthorized':
+          // The API refused this token (revoked at a sign-out elsewhere, or the account disabled): forget
+          // the cached account and tokens, so that "Sign in again" really signs in again instead of
+          // offering the same refused token until it expires.
+          instance
+            .clearCache({ account: current })
+            .catch((error: unknown) => console.warn('The sign-in cache could not be cleared.', error));
           dispatch({ type: 'profileUnauthorized' });
           break;
         case 'failed':
@@ -117,7 +127,7 @@ export function AuthShell({ initialProblem, storage = window.sessionStorage }: A
       }
     });
     return () => controller.abort();
-  }, [accessToken, accountId]);
+  }, [accessToken, accountId, instance]);
 
   const user = state.status === 'ready' ? state.profile.user : undefined;
   const userContext = useMemo(() => ({ user, mfaData }), [user, mfaData]);
@@ -129,6 +139,8 @@ export function AuthShell({ initialProblem, storage = window.sessionStorage }: A
     if (refused) return <Navigate to={refused.to} state={refused.state} replace />;
     return <UnauthorizedPage problem={loginProblem} />;
   }
+  // Before the account check: a refused token's account has just been cleared from the cache.
+  if (state.status === 'unauthorized') return <UnauthorizedPage problem={state.problem} />;
   if (!account) return <Spinner label={t('status.authenticating')} />;
 
   switch (state.status) {
@@ -136,8 +148,6 @@ export function AuthShell({ initialProblem, storage = window.sessionStorage }: A
       return <Spinner label={SIGNING_IN.has(inProgress) ? t('status.authenticating') : t('status.acquiring_token')} />;
     case 'tokenready':
       return <Spinner label={t('status.loading_profile')} />;
-    case 'unauthorized':
-      return <UnauthorizedPage problem={state.problem} />;
     case 'failed':
       return <ServerErrorPage showHomeLink={false} error={state.error} />;
     case 'ready': {

@@ -1,10 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  INTERPOLATION_MAX_REPLACES,
-  LANGUAGE_DETECTION_ORDER,
-  TRANSLATION_MAX_RETRIES,
-  TRANSLATION_RETRY_INITIAL_MS,
-} from '@mfa-portal/shared';
+import { LANGUAGE_DETECTION_ORDER, TRANSLATION_MAX_RETRIES, TRANSLATION_RETRY_INITIAL_MS } from '@mfa-portal/shared';
 import { createI18n, i18nOptions } from './i18n';
 
 type Answer = { status: number; body?: string };
@@ -97,10 +92,21 @@ describe('i18n options', () => {
     expect(o.detection.order).toEqual(['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag']);
     expect(o.detection.lookupQuerystring).toBe('lng');
     expect(o.detection.caches).toEqual(['localStorage']);
-    expect(o.interpolation?.maxReplaces).toBe(INTERPOLATION_MAX_REPLACES);
     expect(o.interpolation?.escapeValue).toBe(false);
     expect(o.backend?.loadPath).toBe('/portal/locales/{{lng}}/{{ns}}.json');
     expect(o.backend?.addPath).toBe('/portal/locales/add/{{lng}}/{{ns}}');
+  });
+
+  it('stops interpolating after 1000 replacements in one string (spec §9), however many placeholders it has', async () => {
+    const many = Array.from({ length: 1200 }, () => '{{v}}').join(' ');
+    stubFetch([{ status: 200, body: JSON.stringify({ many, few: '{{v}} and {{v}}' }) }]);
+    const { i18n, ready } = createI18n({ basePath: '/', namespaces: ['shell'] });
+    await ready;
+    expect(i18n.t('few', { v: 'x' })).toBe('x and x');
+    const words = i18n.t('many', { v: 'x' }).split(' ');
+    expect(words).toHaveLength(1200);
+    expect(words.filter((w) => w === 'x')).toHaveLength(1000);
+    expect(words.slice(1000).every((w) => w === '{{v}}')).toBe(true);
   });
 
   it('reports missing keys only in development', () => {

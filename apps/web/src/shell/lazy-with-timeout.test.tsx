@@ -3,7 +3,6 @@ import { Suspense, type ReactElement } from 'react';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { CHUNK_LOAD_TIMEOUT_MS } from '@mfa-portal/shared';
 import { ChunkErrorBoundary } from './components/ChunkErrorBoundary';
 import { LoadingFallback } from './components/Spinner';
 import { ChunkLoadTimeoutError, isChunkLoadError, lazyWithTimeout, withTimeout } from './lazy-with-timeout';
@@ -16,9 +15,9 @@ afterEach(() => {
 describe('withTimeout', () => {
   it('rejects with ChunkLoadTimeoutError once the time-out passes', async () => {
     vi.useFakeTimers();
-    const pending = withTimeout(new Promise(() => undefined), CHUNK_LOAD_TIMEOUT_MS);
+    const pending = withTimeout(new Promise(() => undefined), 5000);
     const outcome = pending.catch((e: unknown) => e);
-    await vi.advanceTimersByTimeAsync(CHUNK_LOAD_TIMEOUT_MS - 1);
+    await vi.advanceTimersByTimeAsync(4999);
     let settled = false;
     void pending.then(
       () => (settled = true),
@@ -43,6 +42,39 @@ describe('withTimeout', () => {
     expect(isChunkLoadError(new TypeError('Failed to fetch dynamically imported module: https://x/static/js/a.js'))).toBe(true);
     expect(isChunkLoadError(new Error('Unable to preload CSS for /static/css/a.css'))).toBe(true);
     expect(isChunkLoadError(new Error('Cannot read properties of undefined'))).toBe(false);
+  });
+});
+
+describe('lazyWithTimeout by default (spec §7: 120 seconds)', () => {
+  it('keeps waiting for a chunk that does not answer for 119.999 s, and rejects at 120 s', async () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const i18n = await createTestI18n();
+    let asked = 0;
+    const Lazy = lazyWithTimeout(() => {
+      asked += 1;
+      return new Promise<{ default: () => ReactElement }>(() => undefined);
+    });
+    render(
+      <I18nextProvider i18n={i18n}>
+        <ChunkErrorBoundary onRetry={() => undefined}>
+          <Suspense fallback={<LoadingFallback />}>
+            <Lazy />
+          </Suspense>
+        </ChunkErrorBoundary>
+      </I18nextProvider>,
+    );
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(119_999);
+    });
+    expect(asked).toBe(1);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading...');
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1);
+    });
+    expect(screen.getByRole('heading', { name: 'This part of the portal did not load' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 });
 

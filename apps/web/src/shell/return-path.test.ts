@@ -10,12 +10,40 @@ function place(href: string) {
 }
 
 describe('redirect whitelist and return path', () => {
-  it('matches addresses that contain a whitelist entry', () => {
+  it('matches addresses that start with a whitelist entry', () => {
     expect(isWhitelisted('https://localhost:8443/some/path', whitelist)).toBe(true);
+    expect(isWhitelisted('https://localhost/', whitelist)).toBe(true);
+    expect(isWhitelisted('https://localhost', whitelist)).toBe(true);
     expect(isWhitelisted('https://portal.example.com/devices', whitelist)).toBe(true);
+    expect(isWhitelisted('https://portal.example.com?x=1', whitelist)).toBe(true);
     expect(isWhitelisted('https://other.example.com/', whitelist)).toBe(false);
     expect(isWhitelisted('http://localhost:8443/', whitelist)).toBe(false);
     expect(isWhitelisted('https://localhost/', [''])).toBe(false);
+  });
+
+  it('refuses an address that merely contains an entry somewhere else', () => {
+    expect(isWhitelisted('https://evil.example.net/?next=https://localhost:8443/', whitelist)).toBe(false);
+    expect(isWhitelisted('https://evil.example.net/https://portal.example.com/', whitelist)).toBe(false);
+    expect(isWhitelisted('http://x.example/#https://localhost', whitelist)).toBe(false);
+  });
+
+  it('refuses a host that only begins like an entry', () => {
+    expect(isWhitelisted('https://localhost.evil.example/', whitelist)).toBe(false);
+    expect(isWhitelisted('https://portal.example.com.evil.example/', whitelist)).toBe(false);
+    expect(isWhitelisted('https://localhost:8443/x', ['https://localhost:84'])).toBe(false);
+  });
+
+  it('admits only the configured entries: https://127.0.0.1 is not localhost', () => {
+    expect(isWhitelisted('https://127.0.0.1:8443/', whitelist)).toBe(false);
+    expect(isWhitelisted('https://127.0.0.1/', whitelist)).toBe(false);
+    expect(isWhitelisted('https://localhost:8443/mfa/x', ['https://localhost:8443/mfa/'])).toBe(true);
+    expect(isWhitelisted('https://localhost:8443/other', ['https://localhost:8443/mfa/'])).toBe(false);
+  });
+
+  it('stores nothing for an address that merely contains an entry', () => {
+    const stored = rememberReturnPath(place('https://evil.example.net/go?to=https://localhost'), whitelist, '/', sessionStorage);
+    expect(stored).toBe(false);
+    expect(sessionStorage.getItem(STORAGE_KEY_FIRST_AUTH)).toBeNull();
   });
 
   it('computes the path relative to the base path, with query and fragment', () => {

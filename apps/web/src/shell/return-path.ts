@@ -3,9 +3,19 @@ import { STORAGE_KEY_FIRST_AUTH, STORAGE_KEY_REDIRECT } from '@mfa-portal/shared
 type Place = Pick<Location, 'href' | 'pathname' | 'search' | 'hash'>;
 type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-/** Does the current address contain one of the configured redirect-whitelist entries? */
+/**
+ * Does the current address start with one of the configured redirect-whitelist entries (spec §9:
+ * prefixes, e.g. `https://localhost` and the portal's https origin)? An entry matches only at the start
+ * of the address and only up to a boundary: `https://localhost` admits `https://localhost:8443/x`, but
+ * not `https://localhost.evil.example/` nor `https://evil.example/?next=https://localhost`.
+ */
 export function isWhitelisted(href: string, whitelist: readonly string[]): boolean {
-  return whitelist.some((entry) => entry.length > 0 && href.includes(entry));
+  return whitelist.some((entry) => {
+    if (entry.length === 0 || !href.startsWith(entry)) return false;
+    if (entry.endsWith('/')) return true;
+    const next = href.charAt(entry.length);
+    return next === '' || next === ':' || next === '/' || next === '?' || next === '#';
+  });
 }
 
 /** The current place relative to the base path, with its query and fragment: '/some/path?x=1#y'. */

@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import { checkValidServiceWorker, isLocalhost, OFFLINE_MESSAGE } from './service-worker-registration';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { checkValidServiceWorker, isLocalhost, OFFLINE_MESSAGE, registerServiceWorker } from './service-worker-registration';
 
 function fakeContainer(registered: boolean) {
   const unregister = vi.fn(async () => true);
@@ -58,6 +58,45 @@ describe('service worker on localhost', () => {
     await expect(checkValidServiceWorker('/service-worker.js', '/', { fetchImpl, container, log })).resolves.toBe('offline');
     expect(log).toHaveBeenCalledWith('No internet connection found. App is running in offline mode.');
     expect(OFFLINE_MESSAGE).toBe('No internet connection found. App is running in offline mode.');
+    expect(register).not.toHaveBeenCalled();
+  });
+});
+
+describe('registerServiceWorker', () => {
+  /** A browser with service workers, under `<base href="/portal/">`, whose server has the worker. */
+  function browserWithWorkers() {
+    const base = document.createElement('base');
+    base.setAttribute('href', '/portal/');
+    document.head.prepend(base);
+    const { container, register } = fakeContainer(false);
+    Object.defineProperty(navigator, 'serviceWorker', { value: container, configurable: true });
+    const fetchStub = vi.fn(
+      async () => new Response('self.addEventListener', { status: 200, headers: { 'content-type': 'application/javascript' } }),
+    );
+    vi.stubGlobal('fetch', fetchStub);
+    return { register, fetchStub };
+  }
+
+  afterEach(() => {
+    document.head.querySelectorAll('base').forEach((b) => b.remove());
+    Reflect.deleteProperty(navigator, 'serviceWorker');
+    vi.unstubAllGlobals();
+  });
+
+  it('registers /service-worker.js under the base path in a production build', async () => {
+    const { register, fetchStub } = browserWithWorkers();
+    registerServiceWorker({ production: true });
+    await vi.waitFor(() => expect(register).toHaveBeenCalledWith('/portal/service-worker.js', { scope: '/portal/' }));
+    // On localhost (jsdom's host) it is checked first.
+    expect(fetchStub).toHaveBeenCalledWith('/portal/service-worker.js', expect.anything());
+  });
+
+  it('does nothing in a development build', async () => {
+    const { register, fetchStub } = browserWithWorkers();
+    registerServiceWorker({ production: false });
+    window.dispatchEvent(new Event('load'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fetchStub).not.toHaveBeenCalled();
     expect(register).not.toHaveBeenCalled();
   });
 });

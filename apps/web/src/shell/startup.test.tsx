@@ -6,6 +6,7 @@ import { buildMsalConfig, validateAuthority } from './msal-config';
 import { startUp } from './startup';
 import { account, clientInfo, settings } from '../test/fixtures';
 import { createTestI18n } from '../test/i18n';
+import { MainApp } from '../test/render';
 
 describe('MSAL configuration', () => {
   it('uses the settings, OIDC protocol mode, and default scopes without offline_access', () => {
@@ -46,14 +47,14 @@ describe('start-up', () => {
     });
     expect(result).toMatchObject({ kind: 'configuration_error', problem: { code: 'authority_not_https' } });
 
-    render(<App i18n={await createTestI18n()} startup={result} />);
+    render(<App i18n={await createTestI18n()} startup={result} mainApp={MainApp} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'The portal is not set up correctly' })).toBeInTheDocument();
     expect(screen.getByText('Error code for the service desk: authority_not_https')).toBeInTheDocument();
     expect(screen.getByText(/does not start with https:\/\//)).toBeInTheDocument();
   });
 
   it('shows the server error page without a home link when the settings are missing', async () => {
-    render(<App i18n={await createTestI18n()} startup={{ kind: 'settings_unavailable' }} />);
+    render(<App i18n={await createTestI18n()} startup={{ kind: 'settings_unavailable' }} mainApp={MainApp} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Something went wrong' })).toBeInTheDocument();
     expect(screen.queryByRole('link')).not.toBeInTheDocument();
   });

@@ -1,8 +1,30 @@
 import { useCallback, useContext, useState } from 'react';
 import { useMsal } from '@azure/msal-react';
-import { SettingsContext } from './contexts';
+import { AccessTokenContext, SettingsContext } from './contexts';
+import { underBase } from './base-path';
 import { toProblem } from './problem';
 import type { ShellProblem } from './shell-state';
+
+/** The portal's own sign-out call: every access token of the user issued until now is refused by the API. */
+export const SIGN_OUT_PATH = '/api/me/sign-out';
+
+/**
+ * Tells the portal's API first (issue 14: sign-out revokes the access tokens), without waiting: the
+ * request is sent with `keepalive`, so it completes while the page goes to the identity provider, and
+ * a failure never stops the sign-out (in the embedded mode the provider's end-session revokes too).
+ */
+function revokeAtApi(accessToken: string | undefined): void {
+  if (!accessToken) return;
+  try {
+    void fetch(underBase(SIGN_OUT_PATH), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}` },
+      keepalive: true,
+    }).catch(() => undefined);
+  } catch {
+    // No fetch (or it threw at once): the sign-out goes on.
+  }
+}
 
 /**
  * Sign-out by redirect, ending at /loggedout (the configured post-logout address). The ID token is
@@ -15,12 +37,14 @@ export function useSignOut(): {
 } {
   const { instance, accounts } = useMsal();
   const settings = useContext(SettingsContext);
+  const accessToken = useContext(AccessTokenContext);
   const [problem, setProblem] = useState<ShellProblem | null>(null);
   const account = instance.getActiveAccount() ?? accounts[0] ?? null;
 
   const signOut = useCallback(() => {
     if (!account) return;
     setProblem(null);
+    revokeAtApi(accessToken);
     instance
       .logoutRedirect({
         account,
@@ -28,7 +52,7 @@ export function useSignOut(): {
         ...(settings ? { postLogoutRedirectUri: settings.clientInfo.postLogoutRedirectUri } : {}),
       })
       .catch((error: unknown) => setProblem(toProblem(error)));
-  }, [account, instance, settings]);
+  }, [account, accessToken, instance, settings]);
 
   return { account, signOut, problem };
 }

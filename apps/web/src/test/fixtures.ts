@@ -18,6 +18,7 @@ export const apiInfo: ApiInfo = {
   baseUrl: 'https://localhost:8443/',
   // jsdom's address is http://localhost:3000/, so this entry matches it.
   redirectWhitelist: ['http://localhost', 'https://portal.example.com'],
+  restrictedRoles: ['Solution Administrator', 'Helpdesk Administrator'],
   links: { setupInstructions: 'https://wiki.example.com/mfa', community: 'https://community.example.com/mfa' },
 };
 

@@ -7,10 +7,14 @@ import { MsalProvider } from '@azure/msal-react';
 import { AppRoutes } from '../shell/AppRoutes';
 import type { AuthShellProps } from '../shell/AuthShell';
 import { LoadingFallback } from '../shell/components/Spinner';
+import { lazyWithTimeout } from '../shell/lazy-with-timeout';
 import { SettingsContext } from '../shell/contexts';
 import type { Settings } from '../shell/settings';
 import { settings as defaultSettings } from './fixtures';
 import { createTestI18n } from './i18n';
+
+/** The main application as main.tsx hands it to the shell: lazily loaded (test/preload-main-app.ts warms it up). */
+export const MainApp = lazyWithTimeout(() => import('../app'));
 
 /** Shows the router's current location so tests can assert navigation. */
 export function LocationProbe() {
@@ -26,13 +30,13 @@ export async function renderApp(options: {
   path?: string;
   instance?: IPublicClientApplication;
   settings?: Settings;
-  shellProps?: AuthShellProps;
+  shellProps?: Omit<AuthShellProps, 'mainApp'>;
   children?: ReactNode;
 }) {
   const i18n = await createTestI18n();
   const routes = (
     <>
-      <AppRoutes {...options.shellProps} />
+      <AppRoutes mainApp={MainApp} {...options.shellProps} />
       <LocationProbe />
     </>
   );

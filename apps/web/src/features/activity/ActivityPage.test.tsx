@@ -4,7 +4,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ActivityEvent } from '@mfa-portal/shared';
 import { apiError, json } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
+import { settings } from '../../test/fixtures';
 
 const event = (over: Partial<ActivityEvent> & Pick<ActivityEvent, 'id' | 'action'>): ActivityEvent => ({
   occurredAt: '2025-05-01T14:05:00.000Z',
@@ -79,6 +80,28 @@ describe('activity', () => {
     expect(screen.getByText('Account event “something.new”')).toBeInTheDocument();
     expect(screen.getByText('That is everything.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Show older activity' })).not.toBeInTheDocument();
+  });
+
+  it('names the holders of the configured restricted roles as the service desk, not fixed role names', async () => {
+    const events: ActivityEvent[] = [
+      event({ id: '2', action: 'device.delete', actorUpn: 'desk@example.com', actorRoles: ['MFA.Helpdesk'], details: { deviceName: 'A' } }),
+      event({
+        id: '1',
+        action: 'device.delete',
+        actorUpn: 'someone@example.com',
+        actorRoles: ['Helpdesk Administrator'],
+        details: { deviceName: 'B' },
+      }),
+    ];
+    await renderPortal({
+      path: '/activity',
+      settings: { ...settings, apiInfo: { ...settings.apiInfo, restrictedRoles: ['MFA.Helpdesk'] } },
+      api: (a) => a.on('GET', '/api/me/activity', () => json({ events, nextCursor: null })),
+    });
+    const items = await screen.findAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('By desk@example.com (service desk)');
+    expect(items[1]).toHaveTextContent('By someone@example.com');
+    expect(items[1]).not.toHaveTextContent('service desk');
   });
 
   it('says when nothing is recorded yet', async () => {

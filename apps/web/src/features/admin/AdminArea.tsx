@@ -1,16 +1,23 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Route, Routes } from 'react-router';
 import { Alert } from 'antd';
 import { ADMIN_ROUTES } from '../../lib/routes';
 import { RequireRole } from '../../lib/ui/RequireRole';
+import { Loading } from '../../lib/ui/Loading';
 import { Page } from '../../lib/ui/Page';
 import { AdminNav } from './components/AdminNav';
 import { AuditPage } from './routes/AuditPage';
 import { LostDevicePage } from './routes/LostDevicePage';
+import { PasskeyPolicyPage } from './routes/PasskeyPolicyPage';
+import { ProvisioningPage } from './routes/ProvisioningPage';
 import { TokensPage } from './routes/TokensPage';
 import { UserPage } from './routes/UserPage';
 import { UserSearchPage } from './routes/UserSearchPage';
 import './admin.css';
+
+/** The reports and their chart library: a chunk of their own, loaded when a Solution Administrator opens them. */
+const ReportsPage = lazy(() => import('./routes/ReportsPage'));
 
 function AdminNotFound() {
   const { t } = useTranslation('admin');
@@ -21,6 +28,15 @@ function AdminNotFound() {
         <Link to={ADMIN_ROUTES.users}>{t('user.back_to_search')}</Link>
       </p>
     </Page>
+  );
+}
+
+function ReportsScreen() {
+  const { t } = useTranslation('admin');
+  return (
+    <Suspense fallback={<Loading label={t('reports.loading_page')} />}>
+      <ReportsPage />
+    </Suspense>
   );
 }
 
@@ -53,6 +69,30 @@ export default function AdminArea() {
           element={
             <RequireRole roles={['solution_admin']}>
               <AuditPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="provisioning"
+          element={
+            <RequireRole roles={['solution_admin']}>
+              <ProvisioningPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="passkeys"
+          element={
+            <RequireRole roles={['solution_admin']}>
+              <PasskeyPolicyPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="reports"
+          element={
+            <RequireRole roles={['solution_admin']}>
+              <ReportsScreen />
             </RequireRole>
           }
         />

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { CreateBypassCodesResponse } from '@mfa-portal/shared';
 import { findDialog } from '../../lib/test/dialogs';
 import { apiError, json, type FakeApi } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { phone, token } from '../../test/fixtures';
 import { adminProfile, BOB_PATH, noProgress, userDetail } from './test-fixtures';
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiError, json } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { adminProfile, BOB_PATH, event, noProgress, searchPage, userDetail } from './test-fixtures';
 
 beforeAll(async () => {
@@ -42,14 +42,14 @@ describe('administration: who sees it', () => {
     expect(within(adminNav).queryByRole('link', { name: 'Audit log' })).not.toBeInTheDocument();
   });
 
-  it('shows a Solution Administrator the token inventory and the audit log too', async () => {
+  it('shows a Solution Administrator the token inventory, the audit log and the passkey settings too', async () => {
     await renderPortal({ path: '/admin', profile: adminProfile('solution_admin') });
     const adminNav = await screen.findByRole('navigation', { name: 'Administration' });
     expect(
       within(adminNav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Users', 'Hardware tokens', 'Audit log']);
+    ).toEqual(['Users', 'Hardware tokens', 'Audit log', 'Provisioning', 'Passkeys', 'Reports']);
   });
 });
 
@@ -192,7 +192,7 @@ describe('user page', () => {
     expect(second).toHaveTextContent('mfa.verify');
     expect(second).toHaveTextContent('FailedThat code is not correct.');
     expect(screen.getByRole('region', { name: 'Verify the caller' })).toHaveTextContent(
-      'You have not verified this person in the last 15 minutes.',
+      'You have not verified this person yet, or your last check has run out.',
     );
   });
 
@@ -279,6 +279,9 @@ describe('user page', () => {
                 resync_token: refused,
                 unlock: refused,
                 send_activation: refused,
+                disable_account: refused,
+                revoke_bypass_codes: refused,
+                issue_enrolment_pass: refused,
               },
             }),
           ),

@@ -2,8 +2,8 @@ import '../../lib/test/setup';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiError, json } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { json } from '../../lib/test/fake-api';
+import { renderPortal } from '../../test/render-portal';
 import { adminProfile, event } from './test-fixtures';
 
 beforeAll(async () => {
@@ -112,8 +112,21 @@ describe('audit log', () => {
     expect(api.callsTo('GET', '/api/admin/audit.csv')[0]?.query.get('actor')).toBe('helpdesk@example.com');
   });
 
-  it('verifies the chain: reports it intact, or the first broken link', async () => {
+  it('verifies the chain on the server: shows its progress, then reports it intact or the first broken link', async () => {
     const user = userEvent.setup();
+    const run = (id: string, over: object) => ({
+      id,
+      mode: 'full',
+      state: 'running',
+      checked: 0,
+      total: 42,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: null,
+      result: null,
+      ...over,
+    });
+    const RUN1 = '11111111-1111-4111-8111-111111111111';
+    const RUN2 = '22222222-2222-4222-8222-222222222222';
     const { api } = await renderPortal({
       path: '/admin/audit',
       profile: adminProfile('solution_admin'),
@@ -121,22 +134,38 @@ describe('audit log', () => {
         a
           .on('GET', '/api/admin/audit', () => json({ events: [], nextCursor: null }))
           .on(
+            'POST',
+            '/api/admin/audit/verifications',
+            () => json(run(RUN1, {}), 202),
+            () => json(run(RUN2, { mode: 'incremental', checked: 40 }), 202),
+          )
+          .on(
             'GET',
-            '/api/admin/audit/verify',
-            () => json({ ok: true, count: 42 }),
-            () => json({ ok: false, brokenAt: 4, id: '5', reason: 'hash_mismatch' }),
-            () => apiError(503, 'mfa.provider_unavailable'),
+            `/api/admin/audit/verifications/${RUN1}`,
+            () => json(run(RUN1, { checked: 21 })),
+            () => json(run(RUN1, { state: 'done', checked: 42, result: { ok: true, count: 42 } })),
+          )
+          .on('GET', `/api/admin/audit/verifications/${RUN2}`, () =>
+            json(
+              run(RUN2, {
+                mode: 'incremental',
+                state: 'done',
+                checked: 42,
+                result: { ok: false, brokenAt: 4, id: '5', reason: 'hash_mismatch' },
+              }),
+            ),
           ),
     });
     await user.click(await screen.findByRole('button', { name: 'Verify the chain' }));
-    expect(await screen.findByText('42 events checked: none was changed or removed.')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Verify the chain' }));
-    expect(await screen.findByText('The audit log has been tampered with')).toBeInTheDocument();
+    expect(await screen.findByText('21 of 42 events checked...')).toBeInTheDocument();
+    expect(await screen.findByText('42 events checked: none was changed or removed.', {}, { timeout: 3000 })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Check only new events' }));
+    expect(await screen.findByText('The audit log has been tampered with', {}, { timeout: 3000 })).toBeInTheDocument();
     expect(
       screen.getByText(
         'The first broken link is event 5 (number 5 in the chain): its content no longer matches its recorded fingerprint (it was changed). Report this to security.',
       ),
     ).toBeInTheDocument();
-    expect(api.callsTo('GET', '/api/admin/audit/verify')).toHaveLength(2);
+    expect(api.callsTo('POST', '/api/admin/audit/verifications').map((c) => c.body)).toEqual([{ mode: 'full' }, { mode: 'incremental' }]);
   });
 });

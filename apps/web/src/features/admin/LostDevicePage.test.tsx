@@ -1,10 +1,10 @@
 import '../../lib/test/setup';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AdminLostDeviceProgress, Device } from '@mfa-portal/shared';
 import { json } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { phone, token } from '../../test/fixtures';
 import { adminProfile, BOB_PATH, noProgress, userDetail } from './test-fixtures';
 
@@ -214,5 +214,26 @@ describe('lost-device wizard', () => {
     expect(await screen.findByText('You cannot act on this account')).toBeInTheDocument();
     expect(screen.getByRole('note')).toHaveTextContent('This account is protected');
     expect(api.callsTo('GET', `${BOB_PATH}/lost-device`)).toHaveLength(0);
+  });
+  it('signs the user out everywhere, with a reason (their sign-ins on the lost device end)', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      path: '/admin/users/bob@example.com/lost-device',
+      profile: adminProfile('helpdesk'),
+      api: (a) =>
+        a
+          .on('GET', BOB_PATH, () => json(userDetail()))
+          .on('GET', `${BOB_PATH}/lost-device`, () => json(noProgress))
+          .on('POST', `${BOB_PATH}/sign-out-everywhere`, () => json({ signedOutAt: '2025-05-01T10:00:00.000Z' })),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign bob@example.com out everywhere?' });
+    await user.type(within(dialog).getByLabelText('Reason'), 'Phone stolen');
+    await user.type(within(dialog).getByLabelText('Ticket reference'), 'INC-9');
+    await user.click(within(dialog).getByRole('button', { name: 'Sign out everywhere' }));
+    await vi.waitFor(() =>
+      expect(api.callsTo('POST', `${BOB_PATH}/sign-out-everywhere`)[0]?.body).toMatchObject({ reason: 'Phone stolen', ticket: 'INC-9' }),
+    );
+    expect(await screen.findByText(/bob@example.com was signed out everywhere at/)).toBeInTheDocument();
   });
 });

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { AdminToken } from '@mfa-portal/shared';
 import { findDialog } from '../../lib/test/dialogs';
 import { apiError, json } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { adminProfile } from './test-fixtures';
 
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { AdminLostDeviceProgress, AdminVerifyPushStatus, Device, PushStateName, UserInfoResponse } from '@mfa-portal/shared';
 import { pushPolling } from '../../lib/push/push-polling';
 import { apiError, json, type FakeApi } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { phone, token } from '../../test/fixtures';
 import { adminProfile, BOB_PATH, noProgress, userDetail } from './test-fixtures';
 
@@ -94,7 +94,12 @@ describe('verification push on the user page', () => {
     await waitFor(() => expect(api.callsTo('GET', '/api/me/capabilities')).toHaveLength(1));
     expect(within(region).getByLabelText('Code they read out')).toBeInTheDocument();
     expect(region).not.toHaveTextContent(/push/i);
-    expect(within(region).queryAllByRole('heading', { level: 3 })).toHaveLength(0);
+    // The only way offered besides the code: recording a verification made by hand (verify, then issue, issue 14).
+    expect(
+      within(region)
+        .queryAllByRole('heading', { level: 3 })
+        .map((h) => h.textContent),
+    ).toEqual(['They have no device left: record how you verified them']);
   });
 
   it('is offered on Duo next to the passcode, for the phones that take pushes only', async () => {
@@ -129,7 +134,7 @@ describe('verification push on the user page', () => {
   it('sends it, shows the confirmation code to read back and progress, then "Verified", counted as a recent check', async () => {
     const user = userEvent.setup();
     const { api, region } = await openBob('duo', ['waiting', 'waiting', 'approved']);
-    expect(region).toHaveTextContent('You have not verified this person in the last 15 minutes.');
+    expect(region).toHaveTextContent('You have not verified this person yet, or your last check has run out.');
     const push = await sendPush(user, region);
     const code = await within(push).findByRole('group', { name: 'Confirmation code' });
     expect(code).toHaveTextContent(CODE);
@@ -168,7 +173,7 @@ describe('verification push on the user page', () => {
     expect(push).toHaveTextContent(body);
     expect(within(region).queryByText('Verified', { selector: '.success-box__title' })).not.toBeInTheDocument();
     expect(within(push).queryByRole('group', { name: 'Confirmation code' })).not.toBeInTheDocument();
-    expect(region).toHaveTextContent('You have not verified this person in the last 15 minutes.');
+    expect(region).toHaveTextContent('You have not verified this person yet, or your last check has run out.');
     await pollsSettle(api);
     expect(within(push).getByRole('button', { name: 'Send another push' })).toBeEnabled();
   });

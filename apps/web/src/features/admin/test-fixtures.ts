@@ -63,6 +63,13 @@ export const event = (overrides: Partial<ActivityEvent> = {}): ActivityEvent => 
   ...overrides,
 });
 
+export const verifiedByPasscode: AdminUserDetail['verification'] = {
+  required: true,
+  windowSeconds: 900,
+  current: { method: 'passcode', ticket: 'INC-42', verifiedAt: '2025-05-01T10:00:00.000Z', expiresAt: '2025-05-01T10:15:00.000Z' },
+};
+export const verifiedNone: AdminUserDetail['verification'] = { required: true, windowSeconds: 900, current: null };
+
 export function userDetail(overrides: Partial<AdminUserDetail> = {}, mfa: Partial<AdminUserDetail['mfa']> = {}): AdminUserDetail {
   return {
     user: { upn: 'bob@example.com', displayName: 'Bob Brown', email: 'bob@example.com', roles: [], lastSeenAt: '2025-05-01T08:00:00.000Z' },
@@ -71,6 +78,8 @@ export function userDetail(overrides: Partial<AdminUserDetail> = {}, mfa: Partia
     activity: [event()],
     protection: { protected: false, reason: null },
     actions: Object.fromEntries(ADMIN_USER_ACTIONS.map((a) => [a, { allowed: true, reason: null }])) as AdminUserDetail['actions'],
+    // Verify, then issue (issue 14): by default the caller has verified bob (see verifiedNone for the other case).
+    verification: verifiedByPasscode,
     ...overrides,
   };
 }

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { MAX_BYPASS_VALIDITY_SECONDS, type BypassCodeInfo, type CreateBypassCodesResponse } from '@mfa-portal/shared';
 import { findDialog } from '../../lib/test/dialogs';
 import { apiError, json } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { codesAsText } from './components/NewCodesPanel';
 
 const live: BypassCodeInfo[] = [

@@ -2,7 +2,7 @@ import '../../lib/test/setup';
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { profile } from '../../test/fixtures';
 import { toE164 } from './routes/AddPhonePage';
 
@@ -12,12 +12,16 @@ describe('add a device: the choice', () => {
     expect(await screen.findByRole('heading', { name: 'Hardware token (Duo D100) Recommended' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Add an authenticator app' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Add a phone' })).toHaveAttribute('href', '/devices/add/phone');
+    // Duo enrols passkeys in its own prompt: the card stays, its page says where to go.
+    expect(screen.getByRole('heading', { name: 'Passkey or security key' })).toBeInTheDocument();
   });
 
-  it('offers an authenticator app (recommended), a hardware token and a phone', async () => {
+  it('offers a passkey or security key (recommended), an authenticator app, a hardware token and a phone', async () => {
     await renderPortal({ path: '/devices/add' });
     expect(screen.getByRole('heading', { level: 1, name: 'Add a device' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Authenticator app Recommended' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Passkey or security key Recommended' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add a passkey or security key' })).toHaveAttribute('href', '/devices/add/passkey');
+    expect(screen.getByRole('heading', { name: 'Authenticator app' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Add an authenticator app' })).toHaveAttribute('href', '/devices/add/authenticator');
     expect(screen.getByRole('link', { name: 'Add a hardware token' })).toHaveAttribute('href', '/devices/add/token');
     expect(screen.getByRole('link', { name: 'Add a phone' })).toHaveAttribute('href', '/devices/add/phone');

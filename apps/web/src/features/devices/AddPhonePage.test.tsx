@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { Device, PhoneActivationResponse } from '@mfa-portal/shared';
 import { findDialog } from '../../lib/test/dialogs';
 import { apiError, json, type FakeApi } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { profile } from '../../test/fixtures';
 
 /** Adding a phone when the organisation's MFA service takes phones (Duo): add, activate, text message. */

@@ -6,7 +6,7 @@ import type { Device, PushStateName, PushTransaction } from '@mfa-portal/shared'
 import { pushPolling } from '../../lib/push/push-polling';
 import { findDialog, queryDialog } from '../../lib/test/dialogs';
 import { apiError, json } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { phone, profile, token } from '../../test/fixtures';
 
 /** "Check it works" with a push (issue 6): offered only when the MFA service sends pushes. */
@@ -22,6 +22,7 @@ const tx = (state: PushStateName): PushTransaction => ({
 const pushPath = `/api/me/devices/${phone.id}/push`;
 const pollPath = `${pushPath}/${tx('waiting').txid}`;
 const DIALOG = "Check that “Bob's phone” works";
+const BUTTON = "Check it works: “Bob's phone”";
 
 beforeEach(() => {
   pushPolling.intervalMs = 20;
@@ -31,7 +32,7 @@ afterEach(() => {
 });
 
 async function openDialog(user: ReturnType<typeof userEvent.setup>) {
-  await user.click(await screen.findByRole('button', { name: DIALOG }));
+  await user.click(await screen.findByRole('button', { name: BUTTON }));
   return findDialog(DIALOG);
 }
 
@@ -86,20 +87,45 @@ describe('test a phone with a push', () => {
     expect(within(dialog).queryByText('Push approved')).not.toBeInTheDocument();
   });
 
-  it('stops asking about the push when the dialog is closed while waiting', async () => {
+  it('keeps watching a push the user closed the dialog on, and tells its outcome in a notification', async () => {
     const user = userEvent.setup();
+    let answered = false;
     const { api } = await renderPortal({
       profile: profile({ provider: 'duo' }),
-      api: (a) => a.on('POST', pushPath, () => json(tx('waiting'), 202)).on('GET', pollPath, () => json(tx('waiting'))),
+      api: (a) =>
+        a.on('POST', pushPath, () => json(tx('waiting'), 202)).on('GET', pollPath, () => json(tx(answered ? 'approved' : 'waiting'))),
     });
     const dialog = await openDialog(user);
     await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
     await waitFor(() => expect(api.callsTo('GET', pollPath).length).toBeGreaterThan(1));
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(queryDialog(DIALOG)).toBeUndefined());
+    expect(screen.queryByText("Test push to “Bob's phone”")).not.toBeInTheDocument();
+
+    // Later, the phone approves it: a notification says so, though the dialog is gone.
+    answered = true;
+    expect(await screen.findByText("Test push to “Bob's phone”", {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.getByText("It was approved: “Bob's phone” works.")).toBeInTheDocument();
+    // Told once: polling stops with the answer.
     const polls = api.callsTo('GET', pollPath).length;
     await new Promise((r) => setTimeout(r, 150));
     expect(api.callsTo('GET', pollPath).length).toBe(polls);
+  });
+
+  it('tells a denied push in the notification too', async () => {
+    const user = userEvent.setup();
+    let answered = false;
+    await renderPortal({
+      profile: profile({ provider: 'duo' }),
+      api: (a) =>
+        a.on('POST', pushPath, () => json(tx('waiting'), 202)).on('GET', pollPath, () => json(tx(answered ? 'denied' : 'waiting'))),
+    });
+    const dialog = await openDialog(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(queryDialog(DIALOG)).toBeUndefined());
+    answered = true;
+    expect(await screen.findByText('It was denied on the phone, so the check did not pass.', {}, { timeout: 3000 })).toBeInTheDocument();
   });
 
   it('shows the translated reason when the push cannot be sent', async () => {
@@ -125,14 +151,14 @@ describe('test a phone with a push', () => {
   it('a phone that only takes pushes gets "Check it works" only where pushes can be sent', async () => {
     const pushOnly: Device = { ...phone, capabilities: ['push'] };
     await renderPortal({ profile: profile({ provider: 'duo', devices: [pushOnly, token] }) });
-    expect(await screen.findByRole('button', { name: DIALOG })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: BUTTON })).toBeInTheDocument();
   });
 
   it('hides "Check it works" for a push-only phone when pushes cannot be sent', async () => {
     const pushOnly: Device = { ...phone, capabilities: ['push'] };
     const { api } = await renderPortal({ profile: profile({ devices: [pushOnly, token] }) });
     await waitFor(() => expect(api.callsTo('GET', '/api/me/capabilities')).toHaveLength(1));
-    expect(await screen.findByRole('button', { name: 'Check that “Key ring token” works' })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: DIALOG })).not.toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Check it works: “Key ring token”' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: BUTTON })).not.toBeInTheDocument();
   });
 });

@@ -1,10 +1,11 @@
-/** Public surface of the devices feature (used by the main application's composition in features/overview). */
-export { useDevices } from './api/get-devices';
-export { useDeleteDevice } from './api/delete-device';
-export { useTestDevice } from './api/test-device';
+/**
+ * Public surface of the devices feature, for app/ (the router): adding a device, and what can be done
+ * with each of the user's devices (the overview lists them). The shared device queries are in lib/devices.
+ */
 export { DeviceActions } from './components/DeviceActions';
 export { AddDevicePage } from './routes/AddDevicePage';
 export { AddAuthenticatorPage } from './routes/AddAuthenticatorPage';
 export { AddTokenPage } from './routes/AddTokenPage';
+export { AddPasskeyPage } from './routes/AddPasskeyPage';
 /** Loaded on demand: it carries the phone-number metadata. */
 export const loadAddPhonePage = () => import('./routes/AddPhonePage');

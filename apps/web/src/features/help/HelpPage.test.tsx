@@ -2,7 +2,7 @@ import '../../lib/test/setup';
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { apiInfo } from '../../test/fixtures';
 
 describe('help', () => {

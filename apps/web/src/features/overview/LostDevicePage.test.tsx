@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { CreateBypassCodesResponse, Device } from '@mfa-portal/shared';
 import { findDialog } from '../../lib/test/dialogs';
 import { apiError, json } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { phone, profile, token } from '../../test/fixtures';
 
 const stepUpOk = () =>

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { Device } from '@mfa-portal/shared';
 import { findDialog, queryDialog } from '../../lib/test/dialogs';
 import { apiError, json } from '../../lib/test/fake-api';
-import { renderPortal } from '../../lib/test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { phone, profile, token } from '../../test/fixtures';
 
 const authenticator: Device = {
@@ -34,7 +34,7 @@ describe('overview', () => {
     const iphone = within(devices).getByRole('article', { name: "Bob's phone" });
     expect(iphone).toHaveTextContent('Push, Passcode');
     expect(within(iphone).getByRole('button', { name: "Rename “Bob's phone”" })).toBeInTheDocument();
-    expect(within(iphone).getByRole('button', { name: "Check that “Bob's phone” works" })).toBeInTheDocument();
+    expect(within(iphone).getByRole('button', { name: "Check it works: “Bob's phone”" })).toBeInTheDocument();
     expect(within(iphone).queryByRole('button', { name: /Resync/ })).not.toBeInTheDocument();
     const hardware = within(devices).getByRole('article', { name: 'Key ring token' });
     expect(within(hardware).getByRole('button', { name: 'Resync “Key ring token”' })).toBeInTheDocument();
@@ -315,7 +315,7 @@ describe('check that a device works', () => {
         verifiedAt: '2025-05-01T14:05:00.000Z',
       }),
     );
-    await user.click(await screen.findByRole('button', { name: 'Check that “Work phone app” works' }));
+    await user.click(await screen.findByRole('button', { name: 'Check it works: “Work phone app”' }));
     const dialog = await findDialog('Check that “Work phone app” works');
     await user.type(within(dialog).getByLabelText('Code from the device'), '654 321{Enter}');
     const result = await within(dialog).findByRole('status');
@@ -328,7 +328,7 @@ describe('check that a device works', () => {
     const user = userEvent.setup();
     const { api } = await renderPortal({ profile: profile({ devices: [authenticator] }) });
     api.on('POST', `/api/me/devices/${authenticator.id}/test`, () => apiError(422, 'mfa.code_replayed', { field: 'code' }));
-    await user.click(await screen.findByRole('button', { name: 'Check that “Work phone app” works' }));
+    await user.click(await screen.findByRole('button', { name: 'Check it works: “Work phone app”' }));
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText('Code from the device'), '12345{Enter}');
     expect(await within(dialog).findByText('The code is 6 digits, for example 123456.')).toBeInTheDocument();
@@ -345,7 +345,7 @@ describe('check that a device works', () => {
     api.on('POST', `/api/me/devices/${authenticator.id}/test`, () =>
       apiError(429, 'request.rate_limited', { retryAfterSeconds: 42 }, { 'retry-after': '42' }),
     );
-    await user.click(await screen.findByRole('button', { name: 'Check that “Work phone app” works' }));
+    await user.click(await screen.findByRole('button', { name: 'Check it works: “Work phone app”' }));
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText('Code from the device'), '123456{Enter}');
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
@@ -382,7 +382,7 @@ describe('a protected account (administrator role)', () => {
     const devices = await screen.findByRole('region', { name: 'Your devices' });
     expect(within(devices).getByText('Your account is protected')).toBeInTheDocument();
     expect(within(devices).queryByRole('button', { name: /Rename|Remove|Resync/ })).not.toBeInTheDocument();
-    expect(within(devices).getByRole('button', { name: "Check that “Bob's phone” works" })).toBeInTheDocument();
+    expect(within(devices).getByRole('button', { name: "Check it works: “Bob's phone”" })).toBeInTheDocument();
     expect(within(devices).queryByRole('link', { name: 'Add a device' })).not.toBeInTheDocument();
     expect(within(screen.getByRole('navigation', { name: 'Main' })).queryByRole('link', { name: 'Add a device' })).not.toBeInTheDocument();
   });

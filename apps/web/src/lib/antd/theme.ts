@@ -62,6 +62,7 @@ export const ANTD_STYLED_COMPONENTS = [
   'Input',
   'InputNumber',
   'Modal',
+  'Progress',
   'Radio',
   'Row',
   'Spin',

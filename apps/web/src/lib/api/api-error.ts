@@ -4,7 +4,12 @@ import { errorBodySchema, type ErrorCode } from '@mfa-portal/shared';
  * Failures the browser detects itself (no server answer to read a code from). Their messages are in
  * the `app` namespace (`errors.<code>`); the server's codes have theirs in the `errors` namespace.
  */
-export const CLIENT_ERROR_CODES = ['client.network', 'client.unexpected_response', 'client.sign_in_required'] as const;
+export const CLIENT_ERROR_CODES = [
+  'client.network',
+  'client.unexpected_response',
+  'client.sign_in_required',
+  'client.webauthn_cancelled',
+] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
 export type ApiErrorCode = ErrorCode | ClientErrorCode;

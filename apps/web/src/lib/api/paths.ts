@@ -19,4 +19,11 @@ export const ME_API = {
   devicePush: (id: string) => `/api/me/devices/${encodeURIComponent(id)}/push`,
   devicePushStatus: (id: string, txid: string) => `/api/me/devices/${encodeURIComponent(id)}/push/${encodeURIComponent(txid)}`,
   activity: '/api/me/activity',
+  activityReport: (id: string) => `/api/me/activity/${encodeURIComponent(id)}/report`,
+  webauthnRegistration: '/api/me/webauthn/registration',
+  webauthnRegistrationVerify: '/api/me/webauthn/registration/verify',
+  stepUpWebauthnOptions: '/api/me/step-up/webauthn/options',
+  stepUpWebauthn: '/api/me/step-up/webauthn',
+  deviceWebauthnTestOptions: (id: string) => `/api/me/devices/${encodeURIComponent(id)}/webauthn-test/options`,
+  deviceWebauthnTest: (id: string) => `/api/me/devices/${encodeURIComponent(id)}/webauthn-test`,
 } as const;

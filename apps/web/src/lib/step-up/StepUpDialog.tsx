@@ -11,8 +11,9 @@ import { focusMarkedElement } from '../ui/dialog-focus';
 import { useStepUpPush } from './api/get-step-up-push';
 import { useStartStepUpPush } from './api/start-step-up-push';
 import { useVerifyStepUp } from './api/verify-step-up';
+import { useWebauthnStepUp } from './api/verify-webauthn-step-up';
 
-type Method = StepUpMethod | 'push';
+type Method = StepUpMethod | 'push' | 'webauthn';
 
 interface StepUpForm {
   method: Method;
@@ -50,7 +51,12 @@ export function StepUpDialog({
   const hasDevices = hasMfaData(mfaData) && mfaData.devices.length > 0;
   const hasBypass = hasMfaData(mfaData) && mfaData.bypassCodes.active > 0;
   const hasPushPhone = hasMfaData(mfaData) && mfaData.devices.some((d) => d.capabilities.includes('push'));
-  const capabilities = useCapabilities({ enabled: open && hasPushPhone });
+  const hasPasskey = hasMfaData(mfaData) && mfaData.devices.some((d) => d.capabilities.includes('webauthn'));
+  const capabilities = useCapabilities({ enabled: open && (hasPushPhone || hasPasskey) });
+  // A passkey or security key the portal itself checks (with Duo, they are used in Duo's prompt).
+  const canPasskey = hasPasskey && capabilities.data?.webauthn === true;
+  const webauthn = useWebauthnStepUp();
+  const resetWebauthn = webauthn.reset;
   const pushPhones =
     capabilities.data?.push === true && hasMfaData(mfaData) ? mfaData.devices.filter((d) => d.capabilities.includes('push')) : [];
   const startPush = useStartStepUpPush();
@@ -71,7 +77,8 @@ export function StepUpDialog({
     setMethod('passcode');
     reset();
     resetPush();
-  }, [open, form, reset, resetPush]);
+    resetWebauthn();
+  }, [open, form, reset, resetPush, resetWebauthn]);
 
   // An approved push gave the step-up: the action goes on.
   const approved = push.data?.state === 'approved' && push.data.stepUp.active;
@@ -80,6 +87,10 @@ export function StepUpDialog({
   }, [open, approved, onVerified]);
 
   const submit = (values: StepUpForm) => {
+    if (values.method === 'webauthn') {
+      webauthn.mutate(undefined, { onSuccess: onVerified });
+      return;
+    }
     if (values.method === 'push') {
       const deviceId = values.deviceId || pushPhones[0]?.id;
       if (deviceId) startPush.mutate(deviceId);
@@ -103,7 +114,11 @@ export function StepUpDialog({
         <Button key="cancel" onClick={onCancel}>
           {t('cancel')}
         </Button>,
-        method === 'push' ? (
+        method === 'webauthn' ? (
+          <Button key="submit" type="primary" htmlType="submit" form={formId} loading={webauthn.isPending}>
+            {webauthn.isPending ? t('webauthn.waiting') : t('webauthn.submit')}
+          </Button>
+        ) : method === 'push' ? (
           <Button key="submit" type="primary" htmlType="submit" form={formId} loading={pushWaiting} disabled={pushWaiting}>
             {startPush.isPending ? t('push.sending') : pushState && pushState !== 'waiting' ? t('push.again') : t('push.send')}
           </Button>
@@ -133,11 +148,13 @@ export function StepUpDialog({
       >
         <Form.Item name="method" label={t('method.label')}>
           <Radio.Group>
+            {canPasskey ? <Radio value="webauthn">{t('method.webauthn')}</Radio> : null}
             <Radio value="passcode">{t('method.passcode')}</Radio>
             <Radio value="bypass">{t('method.bypass')}</Radio>
             {pushPhones.length > 0 ? <Radio value="push">{t('method.push')}</Radio> : null}
           </Radio.Group>
         </Form.Item>
+        {method === 'webauthn' ? <p>{t('webauthn.body')}</p> : null}
         {method === 'push' ? (
           pushPhones.length > 1 ? (
             <Form.Item name="deviceId" label={t('push.phone_label')}>
@@ -148,14 +165,14 @@ export function StepUpDialog({
           )
         ) : null}
         <Form.Item
-          hidden={method === 'push'}
+          hidden={method === 'push' || method === 'webauthn'}
           name="code"
           label={method === 'passcode' ? t('code.passcode_label') : t('code.bypass_label')}
           extra={method === 'passcode' ? t('code.passcode_help') : t('code.bypass_help')}
           rules={[
-            { required: method !== 'push', message: t('code.required') },
+            { required: method !== 'push' && method !== 'webauthn', message: t('code.required') },
             {
-              pattern: method === 'passcode' ? /^\s*\d{6}\s*$/ : /^\s*\d(?:[ -]?\d){8}\s*$/,
+              pattern: method === 'passcode' ? /^\s*\d{6}\s*$/ : method === 'bypass' ? /^\s*\d(?:[ -]?\d){8}\s*$/ : /.*/,
               message: method === 'passcode' ? t('code.passcode_format') : t('code.bypass_format'),
             },
           ]}
@@ -164,6 +181,7 @@ export function StepUpDialog({
         </Form.Item>
       </Form>
       {verify.error ? <ErrorAlert error={verify.error} title={t('failed')} /> : null}
+      {method === 'webauthn' && webauthn.error ? <ErrorAlert error={webauthn.error} title={t('webauthn.failed')} /> : null}
       {method === 'push' && pushState && pushPhone ? (
         <PushResult state={pushState} deviceName={pushPhone.name} timeoutSeconds={PUSH_TIMEOUT_SECONDS} />
       ) : null}

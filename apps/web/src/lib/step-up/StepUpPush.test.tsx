@@ -6,7 +6,7 @@ import type { Device, PushStateName, StepUpPushStatus } from '@mfa-portal/shared
 import { pushPolling } from '../push/push-polling';
 import { findDialog, queryDialog } from '../test/dialogs';
 import { apiError, json } from '../test/fake-api';
-import { renderPortal } from '../test/render-portal';
+import { renderPortal } from '../../test/render-portal';
 import { phone, profile, token } from '../../test/fixtures';
 
 /** Step-up by push (issue 6): "Confirm it is you" offers a push when the user has a phone that takes them. */

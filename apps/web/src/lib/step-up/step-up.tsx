@@ -11,8 +11,18 @@ export class StepUpCancelledError extends Error {
   }
 }
 
-export function isStepUpCancelled(error: unknown): error is StepUpCancelledError {
+function isStepUpCancelled(error: unknown): error is StepUpCancelledError {
   return error instanceof StepUpCancelledError;
+}
+
+/**
+ * How a change run through useWithStepUp ended, for its screen (pass its mutation or query): `error` is
+ * the error to show, null when there is none or when the user closed "Confirm it's you"; `cancelled`
+ * says they closed it, so the change was not made and the screen says so in a short note, not as an error.
+ */
+export function stepUpOutcome<E>(result: { isError: boolean; error: E | null }): { error: E | null; cancelled: boolean } {
+  const cancelled = isStepUpCancelled(result.error);
+  return { error: cancelled ? null : result.error, cancelled: result.isError && cancelled };
 }
 
 type RequestStepUp = () => Promise<boolean>;
@@ -59,7 +69,7 @@ export function StepUpProvider({ children }: { children: ReactNode }) {
 /**
  * Runs a sensitive change; when the API answers 403 `auth.step_up_required`, asks the user to confirm
  * it's them and runs the same change once more (with the same input: nothing the user typed is lost).
- * Throws StepUpCancelledError when the user closes the dialog.
+ * Throws StepUpCancelledError when the user closes the dialog (screens read the outcome with stepUpOutcome).
  */
 export function useWithStepUp(): <T>(action: () => Promise<T>) => Promise<T> {
   const requestStepUp = useContext(StepUpContext);

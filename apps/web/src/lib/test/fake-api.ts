@@ -4,8 +4,28 @@ import type { ProviderCapabilitiesResponse, UserInfoResponse } from '@mfa-portal
 /** The capabilities the server reports for each provider (GET /api/me/capabilities). */
 export function capabilitiesOf(provider: 'builtin' | 'duo'): ProviderCapabilitiesResponse {
   return provider === 'duo'
-    ? { provider, phones: true, smsActivation: true, push: true, totp: false, hardwareTokens: true, renameHardwareTokens: false }
-    : { provider, phones: false, smsActivation: false, push: false, totp: true, hardwareTokens: true, renameHardwareTokens: true };
+    ? {
+        provider,
+        phones: true,
+        smsActivation: true,
+        push: true,
+        totp: false,
+        hardwareTokens: true,
+        renameHardwareTokens: false,
+        webauthn: false,
+        webauthnEnrolledInProviderPrompt: true,
+      }
+    : {
+        provider,
+        phones: false,
+        smsActivation: false,
+        push: false,
+        totp: true,
+        hardwareTokens: true,
+        renameHardwareTokens: true,
+        webauthn: true,
+        webauthnEnrolledInProviderPrompt: false,
+      };
 }
 
 /** One request the application sent, as the server would see it. */
@@ -52,6 +72,10 @@ export function installFakeApi(profile: UserInfoResponse) {
   api.on('GET', '/account/getuserinfo', () => json(profile));
   // What the profile's MFA provider can do, as the server answers it (a test may answer otherwise).
   api.on('GET', '/api/me/capabilities', () => json(capabilitiesOf(profile.mfa.provider)));
+  // The first-device policy (issue 15): open unless a test says otherwise.
+  api.on('GET', '/api/me/enrolment-policy', () =>
+    json({ policy: 'open', passRequired: false, windowEndsAt: null, passGrantedUntil: null }),
+  );
 
   const fetchStub = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost:3000/');

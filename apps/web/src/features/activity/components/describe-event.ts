@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { DEFAULT_RESTRICTED_ROLES, type ActivityEvent } from '@mfa-portal/shared';
+import type { ActivityEvent } from '@mfa-portal/shared';
 
 /** A detail of an audit event as text, when it is a plain value. */
 function detail(event: ActivityEvent, name: string): string | undefined {
@@ -25,12 +25,17 @@ export interface DescribedEvent {
   reason: string | null;
 }
 
-/** Turns an audit event into sentences for the activity timeline (`exists` tells which keys are translated). */
+/**
+ * Turns an audit event into sentences for the activity timeline (`exists` tells which keys are
+ * translated). An actor holding one of the configured restricted roles (`restrictedRoles`, from
+ * /settings/APIInfo) is named as the service desk.
+ */
 export function describeEvent(
   event: ActivityEvent,
   t: TFunction,
   exists: (key: string, options?: { count?: number }) => boolean,
   myUpn: string | undefined,
+  restrictedRoles: readonly string[],
 ): DescribedEvent {
   const values = {
     name: detail(event, 'deviceName') ?? t('activity:a_device'),
@@ -42,7 +47,7 @@ export function describeEvent(
   // An action this version does not know yet (e.g. a new admin action) is still listed, by its code.
   const what = exists(key, { count: values.count }) ? t(key, values) : t(`activity:action.unknown.${event.outcome}`, values);
   const mine = !!event.actorUpn && !!myUpn && event.actorUpn.toLowerCase() === myUpn.toLowerCase();
-  const staff = event.actorRoles.some((role) => (DEFAULT_RESTRICTED_ROLES as readonly string[]).includes(role));
+  const staff = event.actorRoles.some((role) => restrictedRoles.includes(role));
   const who = !event.actorUpn
     ? t('activity:actor.system')
     : mine

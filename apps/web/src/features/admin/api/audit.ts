@@ -1,10 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import {
-  adminAuditResponseSchema,
-  adminAuditVerifyResponseSchema,
-  type AdminAuditResponse,
-  type AdminAuditVerifyResponse,
-} from '@mfa-portal/shared';
+import { adminAuditResponseSchema, type AdminAuditResponse } from '@mfa-portal/shared';
 import { useApiClient, type ApiClient } from '../../../lib/api/api-client';
 import { ADMIN_API } from './paths';
 import { adminKeys } from './query-keys';
@@ -64,14 +59,4 @@ export function exportAuditCsv(api: ApiClient, filter: AuditFilter): Promise<str
 export function useExportAuditCsv() {
   const api = useApiClient();
   return useMutation({ mutationFn: (filter: AuditFilter) => exportAuditCsv(api, filter) });
-}
-
-/** GET /api/admin/audit/verify: checks the hash chain; reports the first broken link. */
-export function verifyAuditChain(api: ApiClient): Promise<AdminAuditVerifyResponse> {
-  return api.request(ADMIN_API.auditVerify, { schema: adminAuditVerifyResponseSchema });
-}
-
-export function useVerifyAuditChain() {
-  const api = useApiClient();
-  return useMutation({ mutationFn: () => verifyAuditChain(api) });
 }

@@ -13,4 +13,9 @@ export const adminKeys = {
   tokens: (q: string, status: string) => ['admin', 'tokens', q, status] as const,
   allTokens: ['admin', 'tokens'] as const,
   audit: (filter: object) => ['admin', 'audit', filter] as const,
+  auditVerification: (id: string) => ['admin', 'audit-verification', id] as const,
+  webauthnPolicy: ['admin', 'webauthn-policy'] as const,
+  reportsCoverage: (from: string, to: string) => ['admin', 'reports', 'coverage', from, to] as const,
+  reportList: (name: string, cursor: string | undefined, days: number | undefined) =>
+    ['admin', 'reports', name, cursor ?? '', days ?? ''] as const,
 };

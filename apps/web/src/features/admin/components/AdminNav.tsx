@@ -16,6 +16,9 @@ export function AdminNav() {
       ? [
           { to: ADMIN_ROUTES.tokens, label: t('nav.tokens') },
           { to: ADMIN_ROUTES.audit, label: t('nav.audit') },
+          { to: ADMIN_ROUTES.provisioning, label: t('nav.provisioning') },
+          { to: ADMIN_ROUTES.passkeys, label: t('nav.passkeys') },
+          { to: ADMIN_ROUTES.reports, label: t('nav.reports') },
         ]
       : []),
   ];

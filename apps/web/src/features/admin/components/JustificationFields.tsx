@@ -38,23 +38,31 @@ export function JustificationFields({ reasonHelp, autoFocus = false }: { reasonH
           data-autofocus={autoFocus || undefined}
         />
       </Form.Item>
-      <Form.Item
-        name="ticket"
-        label={t('justify.ticket_label')}
-        extra={t('justify.ticket_help')}
-        rules={[
-          { required: true, whitespace: true, message: t('justify.ticket_required') },
-          {
-            validator: (_rule, value: string | undefined) =>
-              !value?.trim() || adminTicketSchema.safeParse(value).success
-                ? Promise.resolve()
-                : Promise.reject(new Error(t('justify.ticket_invalid', { max: ADMIN_TICKET_MAX_LENGTH }))),
-          },
-        ]}
-      >
-        <Input maxLength={ADMIN_TICKET_MAX_LENGTH} autoComplete="off" />
-      </Form.Item>
+      <TicketField />
     </>
+  );
+}
+
+/** The ticket reference, required, checked with the API's own rule (also with a recorded identity verification). */
+export function TicketField() {
+  const { t } = useTranslation('admin');
+  return (
+    <Form.Item
+      name="ticket"
+      label={t('justify.ticket_label')}
+      extra={t('justify.ticket_help')}
+      rules={[
+        { required: true, whitespace: true, message: t('justify.ticket_required') },
+        {
+          validator: (_rule, value: string | undefined) =>
+            !value?.trim() || adminTicketSchema.safeParse(value).success
+              ? Promise.resolve()
+              : Promise.reject(new Error(t('justify.ticket_invalid', { max: ADMIN_TICKET_MAX_LENGTH }))),
+        },
+      ]}
+    >
+      <Input maxLength={ADMIN_TICKET_MAX_LENGTH} autoComplete="off" />
+    </Form.Item>
   );
 }
 

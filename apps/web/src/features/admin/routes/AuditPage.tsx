@@ -1,11 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { Alert, Button, Form, Input } from 'antd';
+import { Alert, Button, Form, Input, Progress } from 'antd';
 import { downloadText } from '../../../lib/bypass-codes/NewCodesPanel';
 import { Loading } from '../../../lib/ui/Loading';
 import { NativeSelect } from '../../../lib/ui/NativeSelect';
 import { Page } from '../../../lib/ui/Page';
-import { useAuditLog, useExportAuditCsv, useVerifyAuditChain, type AuditFilter } from '../api/audit';
+import { useAuditLog, useExportAuditCsv, type AuditFilter } from '../api/audit';
+import { useAuditVerification } from '../api/get-audit-verification';
+import { useStartAuditVerification } from '../api/start-audit-verification';
 import { AdminErrorAlert } from '../components/AdminErrorAlert';
 import { EventTable } from '../components/EventTable';
 
@@ -45,11 +47,12 @@ function filterFrom(params: URLSearchParams): AuditFilter {
   };
 }
 
-/** Export and chain verification. */
+/** Export and chain verification (a check runs on the server; the page shows its progress). */
 function Tools({ filter }: { filter: AuditFilter }) {
   const { t } = useTranslation('admin');
   const exportCsv = useExportAuditCsv();
-  const verify = useVerifyAuditChain();
+  const start = useStartAuditVerification();
+  const run = useAuditVerification(start.data).data;
   const download = async () => {
     try {
       const csv = await exportCsv.mutateAsync(filter);
@@ -58,7 +61,8 @@ function Tools({ filter }: { filter: AuditFilter }) {
       // shown below
     }
   };
-  const result = verify.data;
+  const checking = start.isPending || run?.state === 'running';
+  const result = run?.state === 'done' ? run.result : null;
   return (
     <section className="section" aria-labelledby="audit-tools-heading">
       <h2 id="audit-tools-heading">{t('audit.tools_heading')}</h2>
@@ -66,12 +70,21 @@ function Tools({ filter }: { filter: AuditFilter }) {
         <Button onClick={() => void download()} loading={exportCsv.isPending}>
           {exportCsv.isPending ? t('audit.exporting') : t('audit.export')}
         </Button>
-        <Button onClick={() => verify.mutate()} loading={verify.isPending}>
-          {verify.isPending ? t('audit.verifying') : t('audit.verify')}
+        <Button onClick={() => start.mutate('full')} loading={checking && start.variables === 'full'} disabled={checking}>
+          {checking && start.variables === 'full' ? t('audit.verifying') : t('audit.verify')}
+        </Button>
+        <Button onClick={() => start.mutate('incremental')} loading={checking && start.variables === 'incremental'} disabled={checking}>
+          {t('audit.verify_new')}
         </Button>
       </div>
+      <p className="form-note">{t('audit.verify_hint')}</p>
       <div role="status" className="verify-result">
-        {result?.ok ? (
+        {run?.state === 'running' ? (
+          <>
+            <Progress percent={run.total > 0 ? Math.floor((run.checked / run.total) * 100) : 0} aria-hidden />
+            <p>{t('audit.verify_progress', { checked: run.checked, total: run.total })}</p>
+          </>
+        ) : result?.ok ? (
           <Alert type="success" showIcon title={t('audit.chain_ok_title')} description={t('audit.chain_ok', { count: result.count })} />
         ) : result ? (
           <Alert
@@ -84,10 +97,12 @@ function Tools({ filter }: { filter: AuditFilter }) {
               why: t(`audit.chain_reason.${result.reason}`, { defaultValue: result.reason }),
             })}
           />
+        ) : run?.state === 'failed' ? (
+          <Alert type="warning" showIcon title={t('audit.verify_failed')} description={t('audit.verify_interrupted')} />
         ) : null}
       </div>
       {exportCsv.error ? <AdminErrorAlert error={exportCsv.error} title={t('audit.export_failed')} /> : null}
-      {verify.error ? <AdminErrorAlert error={verify.error} title={t('audit.verify_failed')} /> : null}
+      {start.error ? <AdminErrorAlert error={start.error} title={t('audit.verify_failed')} /> : null}
     </section>
   );
 }

@@ -12,12 +12,14 @@ import { Page } from '../../../lib/ui/Page';
 import { useAdminUser } from '../api/get-user';
 import { useLostDeviceProgress } from '../api/lost-device';
 import { ActivationDialog, UnlockDialog } from '../components/AccountDialogs';
+import { AccountLifecyclePanel } from '../components/AccountLifecyclePanel';
 import { AdminErrorAlert } from '../components/AdminErrorAlert';
 import { denyReasonOf, isDenyReason } from '../components/admin-errors';
 import { EventTable } from '../components/EventTable';
 import { IssueBypassCodesDialog } from '../components/IssueBypassCodesDialog';
 import { JustificationMemory } from '../components/justification-memory';
 import { RemoveUserDeviceDialog, ResyncUserTokenDialog } from '../components/UserDeviceDialogs';
+import { ManualVerificationForm, VerificationInForce } from '../components/VerificationInForce';
 import { VerifyIdentityPanel } from '../components/VerifyIdentityPanel';
 
 type Dialog =
@@ -99,13 +101,23 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
   const name = detail.user.displayName || detail.user.upn;
   const devices = mfa.devices;
   const notProvisioned = mfa.status === 'not_provisioned';
-  const deleteGate = gate('delete_device');
-  const resyncGate = gate('resync_token');
-  const issueGate = gate('create_bypass_codes');
+  // Verify, then issue (issue 14): these actions wait for the caller's recent verification of this person.
+  const verifyFirst = detail.verification.required && !detail.verification.current ? t('admin:verify_first.locked') : null;
+  const deleteGate = gate('delete_device') ?? verifyFirst;
+  const resyncGate = gate('resync_token') ?? verifyFirst;
+  const issueGate = gate('create_bypass_codes') ?? verifyFirst;
   const unlockGate = gate('unlock');
   const activationGate = gate('send_activation');
-  const lostGate = deleteGate ?? issueGate;
-  const anyBlocked = [deleteGate, resyncGate, issueGate, unlockGate, activationGate, gate('verify_identity')].find((r) => r !== null);
+  // The wizard has its own verification step.
+  const lostGate = gate('delete_device') ?? gate('create_bypass_codes');
+  const anyBlocked = [gate('delete_device'), gate('resync_token'), gate('create_bypass_codes'), unlockGate, activationGate]
+    .concat(gate('verify_identity'))
+    .find((r) => r !== null);
+  const verifyFirstNote = verifyFirst ? (
+    <p className="form-note">
+      <a href="#verify-heading">{t('admin:verify_first.step_link')}</a> {verifyFirst}
+    </p>
+  ) : null;
 
   return (
     <Page title={name} intro={<Facts detail={detail} />} className="admin-user">
@@ -149,15 +161,28 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
         ) : null}
       </section>
 
+      <AccountLifecyclePanel upn={upn} detail={detail} gate={gate} verifyFirst={verifyFirst} />
+
       <section className="section" aria-labelledby="verify-heading">
-        <h2 id="verify-heading">{t('admin:verify.heading')}</h2>
+        <h2 id="verify-heading" tabIndex={-1}>
+          {t('admin:verify.heading')}
+        </h2>
         <p className="section-intro">{t('admin:verify.intro')}</p>
+        {gate('verify_identity') ? null : <VerificationInForce state={detail.verification} />}
         <VerifyIdentityPanel
           upn={upn}
           devices={devices}
           identityCheck={progress.data?.identityCheck}
           disabledReason={gate('verify_identity')}
         />
+        {gate('verify_identity') ? null : (
+          <section className="verify-way" aria-labelledby="verify-manual-heading">
+            <h3 id="verify-manual-heading" className="verify-way__title">
+              {t('admin:verify_first.manual_heading')}
+            </h3>
+            <ManualVerificationForm upn={upn} />
+          </section>
+        )}
       </section>
 
       <section className="section" aria-labelledby="devices-heading">
@@ -169,6 +194,7 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
             </Link>
           )}
         </div>
+        {devices.length > 0 ? verifyFirstNote : null}
         {devices.length === 0 ? (
           <div className="empty-state">
             <p className="empty-state__title">{t('admin:devices.empty_title')}</p>
@@ -222,6 +248,7 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
             <GatedButton reason={issueGate} onClick={() => setDialog({ kind: 'issue' })} label={t('admin:issue.open')} primary />
           )}
         </div>
+        {notProvisioned ? null : verifyFirstNote}
         {detail.bypassCodes.length === 0 ? (
           <p>{t('admin:codes.none')}</p>
         ) : (

@@ -7,9 +7,9 @@ import {
   bypassCodeRequest,
   type BypassCodeValues,
 } from '../../../lib/bypass-codes/BypassCodeFields';
-import { isStepUpCancelled } from '../../../lib/step-up/step-up';
+import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
-import { useCreateBypassCodes } from '../api/create-bypass-codes';
+import { useCreateBypassCodes } from '../../../lib/bypass-codes/api/create-bypass-codes';
 
 /**
  * How many codes (1–10), how long they stay valid (at most 7 days: anything longer is refused here,
@@ -35,7 +35,7 @@ export function CreateBypassCodesForm({
       // shown below from create.error
     }
   };
-  const error = create.error && !isStepUpCancelled(create.error) ? create.error : null;
+  const { error, cancelled } = stepUpOutcome(create);
 
   return (
     <>
@@ -58,7 +58,7 @@ export function CreateBypassCodesForm({
           {create.isPending ? t('create.submitting') : t('create.submit')}
         </Button>
       </Form>
-      {create.isError && isStepUpCancelled(create.error) ? <p className="form-note">{t('create.not_confirmed')}</p> : null}
+      {cancelled ? <p className="form-note">{t('create.not_confirmed')}</p> : null}
       {error ? <ErrorAlert error={error} title={t('create.failed')} className="after-form" /> : null}
     </>
   );

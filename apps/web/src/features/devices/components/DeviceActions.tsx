@@ -8,6 +8,7 @@ import { RemoveDeviceDialog } from './RemoveDeviceDialog';
 import { RenameDeviceDialog } from './RenameDeviceDialog';
 import { ResyncTokenDialog } from './ResyncTokenDialog';
 import { TestDeviceDialog, useCanPush } from './TestDeviceDialog';
+import { TestPasskeyDialog } from './TestPasskeyDialog';
 import '../devices.css';
 
 type Dialog = 'rename' | 'test' | 'resync' | 'remove' | null;
@@ -18,7 +19,10 @@ type Dialog = 'rename' | 'test' | 'resync' | 'remove' | null;
  */
 export function useCanRename(device: Device): boolean {
   const isToken = device.kind === 'hardware_token';
-  const capabilities = useCapabilities({ enabled: isToken });
+  const isPasskey = device.capabilities.includes('webauthn');
+  const capabilities = useCapabilities({ enabled: isToken || isPasskey });
+  // Duo keeps the name a passkey got when it was enrolled in its prompt.
+  if (isPasskey) return capabilities.data?.webauthn === true;
   return !isToken || capabilities.data?.renameHardwareTokens === true;
 }
 
@@ -34,7 +38,11 @@ export function DeviceActions({ device, deviceCount }: { device: Device; deviceC
   const canPasscode = device.capabilities.includes('passcode');
   // A phone that takes only pushes can be tested only if the MFA service sends them: ask it then.
   const canPush = useCanPush(device, !canPasscode);
-  const canTest = canPasscode || canPush;
+  const isPasskey = device.capabilities.includes('webauthn');
+  const passkeyCapabilities = useCapabilities({ enabled: isPasskey });
+  // A Duo-held passkey is checked in Duo's prompt, not here.
+  const canTestPasskey = isPasskey && passkeyCapabilities.data?.webauthn === true;
+  const canTest = canPasscode || canPush || canTestPasskey;
   const canResync = canChange && device.kind === 'hardware_token';
   const canRename = useCanRename(device) && canChange;
   return (
@@ -60,7 +68,8 @@ export function DeviceActions({ device, deviceCount }: { device: Device; deviceC
         </Button>
       ) : null}
       {canRename ? <RenameDeviceDialog device={device} open={dialog === 'rename'} onClose={close} /> : null}
-      {canTest ? <TestDeviceDialog device={device} open={dialog === 'test'} onClose={close} /> : null}
+      {canTest && canTestPasskey ? <TestPasskeyDialog device={device} open={dialog === 'test'} onClose={close} /> : null}
+      {canTest && !canTestPasskey ? <TestDeviceDialog device={device} open={dialog === 'test'} onClose={close} /> : null}
       {canResync ? <ResyncTokenDialog device={device} open={dialog === 'resync'} onClose={close} /> : null}
       {canChange ? (
         <RemoveDeviceDialog device={device} isOnlyDevice={deviceCount === 1} open={dialog === 'remove'} onClose={close} />

@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Button, Checkbox, Modal } from 'antd';
 import type { Device } from '@mfa-portal/shared';
 import { isApiError } from '../../../lib/api/api-error';
-import { isStepUpCancelled } from '../../../lib/step-up/step-up';
+import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { focusMarkedElement, returnFocus } from '../../../lib/ui/dialog-focus';
 import { useFlash } from '../../../lib/ui/flash';
-import { useDeleteDevice } from '../api/delete-device';
+import { useDeleteDevice } from '../../../lib/devices/api/delete-device';
 
 /**
  * Removing a device, confirmed first. When it is the user's only device (known from the list, or
@@ -53,7 +53,7 @@ export function RemoveDeviceDialog({
     }
   };
 
-  const visibleError = remove.error && !isStepUpCancelled(remove.error) ? remove.error : null;
+  const { error: visibleError, cancelled } = stepUpOutcome(remove);
   return (
     <Modal
       open={open}
@@ -88,7 +88,7 @@ export function RemoveDeviceDialog({
       ) : (
         <p>{t('remove.body', { name: device.name })}</p>
       )}
-      {remove.isError && isStepUpCancelled(remove.error) ? <p className="dialog-paragraph">{t('remove.not_confirmed')}</p> : null}
+      {cancelled ? <p className="dialog-paragraph">{t('remove.not_confirmed')}</p> : null}
       {visibleError ? <ErrorAlert error={visibleError} title={t('remove.failed')} /> : null}
     </Modal>
   );

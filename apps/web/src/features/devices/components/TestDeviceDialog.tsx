@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Form, Input, Modal } from 'antd';
+import { App, Button, Form, Input, Modal } from 'antd';
 import { PUSH_TIMEOUT_SECONDS, type Device } from '@mfa-portal/shared';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
 import { PushResult } from '../../../lib/push/PushResult';
@@ -10,7 +10,7 @@ import { formatTime } from '../../../lib/ui/format';
 import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
 import { useTestPush } from '../api/get-test-push';
 import { useStartTestPush } from '../api/start-test-push';
-import { useTestDevice } from '../api/test-device';
+import { useTestDevice } from '../../../lib/devices/api/test-device';
 
 /**
  * Whether the organisation's MFA service can push to this device (a phone activated for push). Asks the
@@ -20,6 +20,32 @@ export function useCanPush(device: Device, needed: boolean): boolean {
   const takesPush = device.capabilities.includes('push');
   const capabilities = useCapabilities({ enabled: needed && takesPush });
   return takesPush && capabilities.data?.push === true;
+}
+
+/**
+ * A test push the user stopped waiting for (they closed the dialog): it is still watched, and its
+ * outcome, whenever it comes, is told in an Ant Design notification (shown for the spec's 4.5 s, set
+ * once in AntdProvider), since the user is looking elsewhere by then.
+ */
+function usePushOutcomeNotice(deviceName: string, state: string | null, onTold: () => void) {
+  const { t } = useTranslation('devices');
+  const { notification } = App.useApp();
+  const [watching, setWatching] = useState(false);
+  useEffect(() => {
+    if (!watching || state === null || state === 'waiting') return;
+    const approved = state === 'approved';
+    notification.open({
+      type: approved ? 'success' : 'warning',
+      title: t('test.push_notice.title', { name: deviceName }),
+      description: t(`test.push_notice.${state}`, { name: deviceName }),
+      role: approved ? 'status' : 'alert',
+    });
+    setWatching(false);
+    onTold();
+  }, [watching, state, deviceName, notification, t, onTold]);
+  const watchInBackground = useCallback(() => setWatching(true), []);
+  const stopWatching = useCallback(() => setWatching(false), []);
+  return { watchInBackground, stopWatching };
 }
 
 /**
@@ -46,7 +72,9 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
   }, [test.isSuccess]);
   const close = () => {
     test.reset();
-    startPush.reset();
+    // A push still waiting for an answer is watched on; its outcome comes as a notification.
+    if (pushState === 'waiting' && startPush.data) watchInBackground();
+    else startPush.reset();
     onClose();
   };
   const again = () => {
@@ -56,6 +84,11 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
   const submit = ({ code }: { code: string }) => test.mutate({ deviceId: device.id, code: normaliseOtp(code) });
   const sendPush = () => startPush.mutate(device.id);
   const pushWaiting = startPush.isPending || pushState === 'waiting';
+  const { watchInBackground, stopWatching } = usePushOutcomeNotice(device.name, pushState, startPush.reset);
+  // Reopened while a push is still watched: the dialog shows it again.
+  useEffect(() => {
+    if (open) stopWatching();
+  }, [open, stopWatching]);
 
   return (
     <Modal

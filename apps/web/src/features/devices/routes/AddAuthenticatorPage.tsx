@@ -5,7 +5,7 @@ import { Button, Form, Input } from 'antd';
 import { DEVICE_NAME_MAX_LENGTH, type TotpEnrolmentResponse } from '@mfa-portal/shared';
 import { isApiError } from '../../../lib/api/api-error';
 import { returnPathOf } from '../../../lib/routes';
-import { isStepUpCancelled } from '../../../lib/step-up/step-up';
+import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { CopyButton } from '../../../lib/ui/CopyButton';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { useFlash } from '../../../lib/ui/flash';
@@ -41,7 +41,7 @@ export function AddAuthenticatorPage() {
   const { t } = useTranslation('devices');
   const start = useStartAuthenticatorEnrolment();
   const enrolment = start.data;
-  const startError = start.error && !isStepUpCancelled(start.error) ? start.error : null;
+  const { error: startError, cancelled: startCancelled } = stepUpOutcome(start);
   return (
     <Page title={t('authenticator.title')} intro={<p>{t('authenticator.intro')}</p>}>
       <section className="step" aria-labelledby="authenticator-step-1">
@@ -59,7 +59,7 @@ export function AddAuthenticatorPage() {
               {start.isPending ? t('authenticator.starting') : t('authenticator.start')}
             </Button>
             {start.isPending ? <Loading label={t('authenticator.starting')} className="visually-hidden" /> : null}
-            {start.isError && isStepUpCancelled(start.error) ? <p className="form-note">{t('authenticator.not_confirmed')}</p> : null}
+            {startCancelled ? <p className="form-note">{t('authenticator.not_confirmed')}</p> : null}
             {startError ? <ErrorAlert error={startError} title={t('authenticator.start_failed')} /> : null}
           </>
         )}
@@ -112,7 +112,7 @@ function ConfirmStep({ enrolment, onRestart }: { enrolment: TotpEnrolmentRespons
     }
   };
   const expired = isApiError(confirm.error, 'enrolment.expired') || isApiError(confirm.error, 'enrolment.not_found');
-  const error = confirm.error && !isStepUpCancelled(confirm.error) ? confirm.error : null;
+  const { error, cancelled } = stepUpOutcome(confirm);
   return (
     <section className="step" aria-labelledby="authenticator-step-3">
       <h2 id="authenticator-step-3">{t('authenticator.step3_title')}</h2>
@@ -143,7 +143,7 @@ function ConfirmStep({ enrolment, onRestart }: { enrolment: TotpEnrolmentRespons
           {confirm.isPending ? t('authenticator.confirming') : t('authenticator.confirm')}
         </Button>
       </Form>
-      {confirm.isError && isStepUpCancelled(confirm.error) ? <p className="form-note">{t('authenticator.not_confirmed')}</p> : null}
+      {cancelled ? <p className="form-note">{t('authenticator.not_confirmed')}</p> : null}
       {error ? <ErrorAlert error={error} title={t('authenticator.confirm_failed')} /> : null}
       {expired ? (
         <Button className="after-alert" onClick={onRestart}>

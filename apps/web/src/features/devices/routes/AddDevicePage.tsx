@@ -3,28 +3,40 @@ import { Link } from 'react-router';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
 import { MAIN_ROUTES } from '../../../lib/routes';
 import { Page } from '../../../lib/ui/Page';
+import { useEnrolmentPolicy } from '../api/enrolment-pass';
+import { EnrolmentPassPanel } from '../components/EnrolmentPassPanel';
 
 const CHOICES = [
+  { key: 'passkey', to: MAIN_ROUTES.addPasskey, capability: 'webauthn' },
   { key: 'authenticator', to: MAIN_ROUTES.addAuthenticator, capability: 'totp' },
   { key: 'token', to: MAIN_ROUTES.addToken, capability: 'hardwareTokens' },
   { key: 'phone', to: MAIN_ROUTES.addPhone, capability: 'phones' },
 ] as const;
 
 /**
- * Choose what to add: an authenticator app, a Duo D100 hardware token, or a phone. A kind the
+ * Choose what to add: a passkey or security key, an authenticator app, a Duo D100 hardware token, or a phone. A kind the
  * organisation's MFA service cannot take is left out once its capabilities are known (the phone page
  * explains itself, so it stays); the first kind offered is the recommended one.
  */
 export function AddDevicePage() {
   const { t } = useTranslation('devices');
   const capabilities = useCapabilities().data;
-  const choices = CHOICES.filter((c) => !capabilities || c.key === 'phone' || capabilities[c.capability]).map((c, i) => ({
-    ...c,
-    recommended: i === 0,
-  }));
+  // The first-device policy may ask for an enrolment pass from the service desk first.
+  const passRequired = useEnrolmentPolicy().data?.passRequired === true;
+  // Duo enrols passkeys in its own prompt: the passkey card stays and its page says where to go.
+  const offered = (c: (typeof CHOICES)[number]) =>
+    !capabilities ||
+    c.key === 'phone' ||
+    capabilities[c.capability] ||
+    (c.key === 'passkey' && capabilities.webauthnEnrolledInProviderPrompt);
+  const filtered = CHOICES.filter(offered);
+  // The first kind the portal itself can add is the recommended one.
+  const first = filtered.find((c) => c.key !== 'passkey' || capabilities?.webauthn === true);
+  const choices = filtered.map((c) => ({ ...c, recommended: c === first }));
   return (
     <Page title={t('add.title')} intro={<p>{t('add.intro')}</p>}>
-      <div className="choice-grid">
+      {passRequired ? <EnrolmentPassPanel /> : null}
+      <div className="choice-grid" hidden={passRequired}>
         {choices.map((choice) => (
           <div key={choice.key} className="panel choice-card">
             <h2 className="choice-card__title">

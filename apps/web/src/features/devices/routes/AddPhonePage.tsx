@@ -7,7 +7,7 @@ import { DEFAULT_COUNTRY_CODE, DEVICE_NAME_MAX_LENGTH, PHONE_PLATFORMS, type Dev
 import { useInvalidateMe } from '../../../lib/api/use-invalidate-me';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
 import { MAIN_ROUTES } from '../../../lib/routes';
-import { isStepUpCancelled } from '../../../lib/step-up/step-up';
+import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { useFlash } from '../../../lib/ui/flash';
 import { formatDate } from '../../../lib/ui/format';
@@ -159,7 +159,7 @@ function AddPhoneFlow({ smsActivation }: { smsActivation: boolean }) {
     if (!e164) return;
     add.mutate({ number: e164.e164, platform: values.platform, ...(values.name.trim() ? { name: values.name.trim() } : {}) });
   };
-  const error = add.error && !isStepUpCancelled(add.error) ? add.error : null;
+  const { error, cancelled } = stepUpOutcome(add);
 
   return (
     <>
@@ -201,7 +201,7 @@ function AddPhoneFlow({ smsActivation }: { smsActivation: boolean }) {
               </Button>
             </Form>
             {add.isPending ? <Loading label={t('phone.adding')} className="visually-hidden" /> : null}
-            {add.isError && isStepUpCancelled(add.error) ? <p className="form-note">{t('phone.not_confirmed')}</p> : null}
+            {cancelled ? <p className="form-note">{t('phone.not_confirmed')}</p> : null}
             {error ? <ErrorAlert error={error} title={t('phone.add_failed')} /> : null}
           </>
         )}
@@ -232,14 +232,14 @@ function ActivationStep({ device, smsActivation }: { device: Device; smsActivati
       void navigate(MAIN_ROUTES.overview);
     }
   };
-  const activationError = activation.error && !isStepUpCancelled(activation.error) ? activation.error : null;
-  const smsError = sms.error && !isStepUpCancelled(sms.error) ? sms.error : null;
+  const { error: activationError, cancelled: activationCancelled } = stepUpOutcome(activation);
+  const { error: smsError, cancelled: smsCancelled } = stepUpOutcome(sms);
 
   return (
     <section className="step" aria-labelledby="phone-step-2">
       <h2 id="phone-step-2">{t('phone.step2_title')}</h2>
       {activation.isPending ? <Loading label={t('phone.activation_loading')} /> : null}
-      {activation.isError && isStepUpCancelled(activation.error) ? <p className="form-note">{t('phone.not_confirmed')}</p> : null}
+      {activationCancelled ? <p className="form-note">{t('phone.not_confirmed')}</p> : null}
       {activationError ? (
         <ErrorAlert error={activationError} title={t('phone.activation_failed')} onRetry={() => void activation.refetch()} />
       ) : null}
@@ -283,7 +283,7 @@ function ActivationStep({ device, smsActivation }: { device: Device; smsActivati
               </p>
             ) : null}
           </div>
-          {sms.isError && isStepUpCancelled(sms.error) ? <p className="form-note">{t('phone.not_confirmed')}</p> : null}
+          {smsCancelled ? <p className="form-note">{t('phone.not_confirmed')}</p> : null}
           {smsError ? <ErrorAlert error={smsError} title={t('phone.sms_failed')} /> : null}
         </div>
       ) : null}

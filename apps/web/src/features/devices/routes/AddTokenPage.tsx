@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Button, Form, Input } from 'antd';
 import { DEVICE_NAME_MAX_LENGTH, HARDWARE_TOKEN_TYPES } from '@mfa-portal/shared';
 import { returnPathOf } from '../../../lib/routes';
-import { isStepUpCancelled } from '../../../lib/step-up/step-up';
+import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { useFlash } from '../../../lib/ui/flash';
 import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
@@ -44,7 +44,7 @@ export function AddTokenPage() {
       // shown below from claim.error
     }
   };
-  const error = claim.error && !isStepUpCancelled(claim.error) ? claim.error : null;
+  const { error, cancelled } = stepUpOutcome(claim);
   return (
     <Page title={t('token.title', { type: TOKEN_TYPE })} intro={<p>{t('token.intro', { type: TOKEN_TYPE })}</p>}>
       <div className="panel guidance">
@@ -94,7 +94,7 @@ export function AddTokenPage() {
           {claim.isPending ? t('token.submitting') : t('token.submit')}
         </Button>
       </Form>
-      {claim.isError && isStepUpCancelled(claim.error) ? <p className="form-note">{t('token.not_confirmed')}</p> : null}
+      {cancelled ? <p className="form-note">{t('token.not_confirmed')}</p> : null}
       {error ? <ErrorAlert error={error} title={t('token.failed')} className="after-form" /> : null}
     </Page>
   );

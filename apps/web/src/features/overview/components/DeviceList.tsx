@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Device } from '@mfa-portal/shared';
+import { authenticationTypesOf, type Device } from '@mfa-portal/shared';
 import { formatDate } from '../../../lib/ui/format';
 
 function DeviceItem({ device, actions }: { device: Device; actions?: ReactNode }) {
@@ -22,7 +22,10 @@ function DeviceItem({ device, actions }: { device: Device; actions?: ReactNode }
             <dt>{t('devices.capabilities_label')}</dt>
             <dd>
               {device.capabilities.length
-                ? device.capabilities.map((c) => t(`devices.capability.${c}`)).join(', ')
+                ? [
+                    ...authenticationTypesOf(device.capabilities).map((type) => t(`devices.authentication_type.${type}`)),
+                    ...(device.capabilities.includes('webauthn') ? [t('devices.capability_webauthn')] : []),
+                  ].join(', ')
                 : t('devices.capability_none')}
             </dd>
           </div>
@@ -36,6 +39,12 @@ function DeviceItem({ device, actions }: { device: Device; actions?: ReactNode }
             <div>
               <dt>{t('devices.serial_label')}</dt>
               <dd>{device.tokenType ? t('devices.serial_with_type', { serial: device.serial, type: device.tokenType }) : device.serial}</dd>
+            </div>
+          ) : null}
+          {device.authenticatorModel ? (
+            <div>
+              <dt>{t('devices.model_label')}</dt>
+              <dd>{device.authenticatorModel}</dd>
             </div>
           ) : null}
           <div>

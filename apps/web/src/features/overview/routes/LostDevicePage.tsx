@@ -6,14 +6,16 @@ import { type CreateBypassCodesResponse } from '@mfa-portal/shared';
 import { useUser } from '../../../shell/contexts';
 import { NewCodesPanel } from '../../../lib/bypass-codes/NewCodesPanel';
 import { MAIN_ROUTES } from '../../../lib/routes';
-import { isStepUpCancelled, useRequestStepUp } from '../../../lib/step-up/step-up';
+import { stepUpOutcome, useRequestStepUp } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { Loading } from '../../../lib/ui/Loading';
 import { NativeSelect } from '../../../lib/ui/NativeSelect';
 import { Page } from '../../../lib/ui/Page';
 import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
-import { useCreateBypassCodes } from '../../bypass-codes';
-import { useDeleteDevice, useDevices, useTestDevice } from '../../devices';
+import { useCreateBypassCodes } from '../../../lib/bypass-codes/api/create-bypass-codes';
+import { useDeleteDevice } from '../../../lib/devices/api/delete-device';
+import { useDevices } from '../../../lib/devices/api/get-devices';
+import { useTestDevice } from '../../../lib/devices/api/test-device';
 import {
   newDevicesOf,
   readSelfState,
@@ -23,6 +25,7 @@ import {
   writeSelfState,
   type SelfLostDeviceState,
 } from '../lost-device-state';
+import '../overview.css';
 
 /** The one code of this wizard: single use, valid a day (the longest a lost-device code may live). */
 const LOST_CODE = { count: 1, validitySeconds: 24 * 60 * 60, reuseCount: 1, replaceExisting: false } as const;
@@ -69,7 +72,9 @@ export function LostDevicePage() {
     );
   }
   const only = devices.length === 1;
-  const visibleError = (e: unknown) => (e && !isStepUpCancelled(e) ? e : null);
+  // Closing "Confirm it's you" is no error here: the step simply stays open.
+  const removeError = stepUpOutcome(remove).error;
+  const createError = stepUpOutcome(create).error;
 
   return (
     <Page title={t('lost.title')} intro={<p>{t('lost.intro')}</p>} className="self-lost-device">
@@ -154,7 +159,7 @@ export function LostDevicePage() {
                 <Button type="primary" danger htmlType="submit" loading={remove.isPending} disabled={only && !understood}>
                   {remove.isPending ? t('remove.removing') : t('lost.remove.submit')}
                 </Button>
-                {visibleError(remove.error) ? <ErrorAlert error={remove.error} title={t('remove.failed')} className="after-form" /> : null}
+                {removeError ? <ErrorAlert error={removeError} title={t('remove.failed')} className="after-form" /> : null}
               </Form>
             )
           ) : null}
@@ -177,7 +182,7 @@ export function LostDevicePage() {
                 {t('lost.code.submit')}
               </Button>{' '}
               <Button onClick={() => save({ ...state, codeIssuedAt: new Date().toISOString() })}>{t('lost.code.skip')}</Button>
-              {visibleError(create.error) ? <ErrorAlert error={create.error} title={t('lost.code.failed')} className="after-form" /> : null}
+              {createError ? <ErrorAlert error={createError} title={t('lost.code.failed')} className="after-form" /> : null}
             </>
           ) : null}
 

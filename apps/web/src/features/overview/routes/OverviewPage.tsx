@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from 'antd';
@@ -10,8 +11,9 @@ import { ProtectedAccountNote } from '../../../lib/ui/ProtectedAccountNote';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { formatDate } from '../../../lib/ui/format';
 import { Page } from '../../../lib/ui/Page';
-import { DeviceActions, useDevices } from '../../devices';
+import { useDevices } from '../../../lib/devices/api/get-devices';
 import { DeviceList } from '../components/DeviceList';
+import '../overview.css';
 
 /**
  * Whether the user could still sign in after losing one device, and what to add if not: the kinds the
@@ -64,8 +66,17 @@ function Readiness({ devices }: { devices: readonly Device[] }) {
   return <Alert role="note" type="success" showIcon title={t('readiness.many_title', { count })} description={t('readiness.many_body')} />;
 }
 
-/** The home screen: greeting, MFA status, backup readiness, devices (with their actions) and bypass codes. */
-export function OverviewPage({ unknownAddress = false }: { unknownAddress?: boolean }) {
+/**
+ * The home screen: greeting, MFA status, backup readiness, devices (with their actions) and bypass codes.
+ * What can be done with each device comes from `renderDeviceActions` (app/ composes the devices feature in).
+ */
+export function OverviewPage({
+  unknownAddress = false,
+  renderDeviceActions,
+}: {
+  unknownAddress?: boolean;
+  renderDeviceActions?: (device: Device, deviceCount: number) => ReactNode;
+}) {
   const { t, i18n } = useTranslation('main');
   const { user } = useUser();
   const { mfaData } = useMfaData();
@@ -113,7 +124,7 @@ export function OverviewPage({ unknownAddress = false }: { unknownAddress?: bool
           />
         ) : null}
         {devicesQuery.data ? (
-          <DeviceList devices={devices} renderActions={(device) => <DeviceActions device={device} deviceCount={devices.length} />} />
+          <DeviceList devices={devices} renderActions={renderDeviceActions && ((device) => renderDeviceActions(device, devices.length))} />
         ) : null}
       </section>
       {hasMfaData(mfaData) ? (

@@ -6,14 +6,15 @@ import { vi } from 'vitest';
 import { PublicClientApplication, type AuthenticationResult } from '@azure/msal-browser';
 import { MsalProvider } from '@azure/msal-react';
 import type { UserInfoResponse } from '@mfa-portal/shared';
-import { AppRoutes } from '../../shell/AppRoutes';
-import { LoadingFallback } from '../../shell/components/Spinner';
-import { SettingsContext } from '../../shell/contexts';
-import { buildMsalConfig } from '../../shell/msal-config';
-import { account, clientInfo, profile as defaultProfile, settings } from '../../test/fixtures';
-import { LocationProbe } from '../../test/render';
-import { installFakeApi, type FakeApi } from './fake-api';
-import { createFullTestI18n } from './i18n';
+import { AppRoutes } from '../shell/AppRoutes';
+import { LoadingFallback } from '../shell/components/Spinner';
+import { SettingsContext } from '../shell/contexts';
+import { buildMsalConfig } from '../shell/msal-config';
+import type { Settings } from '../shell/settings';
+import { account, clientInfo, profile as defaultProfile, settings as defaultSettings } from './fixtures';
+import { LocationProbe, MainApp } from './render';
+import { installFakeApi, type FakeApi } from '../lib/test/fake-api';
+import { createFullTestI18n } from '../lib/test/i18n';
 
 /** A real MSAL client that believes Bob is signed in; its token calls are stubbed (no identity provider here). */
 export async function signedInMsal() {
@@ -36,7 +37,10 @@ export async function signedInMsal() {
  * (`profile`), then the main application renders the route; resolves once the page's heading shows.
  * `api` sets handlers before anything is requested (a screen that loads data on arrival needs them).
  */
-export async function renderPortal(options: { path?: string; profile?: UserInfoResponse; api?: (api: FakeApi) => void } = {}) {
+export async function renderPortal(
+  options: { path?: string; profile?: UserInfoResponse; api?: (api: FakeApi) => void; settings?: Settings } = {},
+) {
+  const settings = options.settings ?? defaultSettings;
   const profile = options.profile ?? defaultProfile();
   const api = installFakeApi(profile);
   options.api?.(api);
@@ -49,7 +53,7 @@ export async function renderPortal(options: { path?: string; profile?: UserInfoR
           <MemoryRouter initialEntries={[options.path ?? '/']}>
             <SettingsContext.Provider value={settings}>
               <MsalProvider instance={msal.instance}>
-                <AppRoutes />
+                <AppRoutes mainApp={MainApp} />
                 <LocationProbe />
               </MsalProvider>
             </SettingsContext.Provider>

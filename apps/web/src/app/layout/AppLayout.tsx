@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { useUser } from '../../shell/contexts';
 import { SignOutButton } from '../../shell/components/SignOutButton';
-import { useIsAdmin } from '../roles';
-import { MAIN_ROUTES } from '../routes';
-import { useCanChangeOwnMfa } from '../self-service';
-import { FlashBanner } from '../ui/flash';
+import { useIsAdmin } from '../../lib/roles';
+import { MAIN_ROUTES } from '../../lib/routes';
+import { useCanChangeOwnMfa } from '../../lib/self-service';
+import { FlashBanner } from '../../lib/ui/flash';
 import './app-layout.css';
 
 const NAV_ITEMS = [

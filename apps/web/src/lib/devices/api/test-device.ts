@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { testDeviceResponseSchema, type TestDeviceResponse } from '@mfa-portal/shared';
-import { useApiClient, type ApiClient } from '../../../lib/api/api-client';
-import { ME_API } from '../../../lib/api/paths';
-import { useInvalidateMe } from '../../../lib/api/use-invalidate-me';
+import { useApiClient, type ApiClient } from '../../api/api-client';
+import { ME_API } from '../../api/paths';
+import { useInvalidateMe } from '../../api/use-invalidate-me';
 
 export interface TestInput {
   deviceId: string;

@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { devicesResponseSchema, type Device } from '@mfa-portal/shared';
 import { hasMfaData, useMfaData } from '../../../shell/contexts';
-import { useApiClient, type ApiClient } from '../../../lib/api/api-client';
-import { ME_API } from '../../../lib/api/paths';
-import { meKeys } from '../../../lib/api/query-keys';
+import { useApiClient, type ApiClient } from '../../api/api-client';
+import { ME_API } from '../../api/paths';
+import { meKeys } from '../../api/query-keys';
 
 /** GET /api/me/devices */
 export async function getDevices(api: ApiClient, signal?: AbortSignal): Promise<Device[]> {

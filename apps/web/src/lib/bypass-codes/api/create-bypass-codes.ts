@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { createBypassCodesResponseSchema, type CreateBypassCodesBody, type CreateBypassCodesResponse } from '@mfa-portal/shared';
-import { useApiClient, type ApiClient } from '../../../lib/api/api-client';
-import { ME_API } from '../../../lib/api/paths';
-import { useInvalidateMe } from '../../../lib/api/use-invalidate-me';
-import { useWithStepUp } from '../../../lib/step-up/step-up';
+import { useApiClient, type ApiClient } from '../../api/api-client';
+import { ME_API } from '../../api/paths';
+import { useInvalidateMe } from '../../api/use-invalidate-me';
+import { useWithStepUp } from '../../step-up/step-up';
 
 /** POST /api/me/bypass-codes (needs a step-up): the codes come back this once. */
 export function createBypassCodes(api: ApiClient, body: CreateBypassCodesBody): Promise<CreateBypassCodesResponse> {

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { useApiClient, type ApiClient } from '../../../lib/api/api-client';
-import { ME_API } from '../../../lib/api/paths';
-import { useInvalidateMe } from '../../../lib/api/use-invalidate-me';
-import { useWithStepUp } from '../../../lib/step-up/step-up';
+import { useApiClient, type ApiClient } from '../../api/api-client';
+import { ME_API } from '../../api/paths';
+import { useInvalidateMe } from '../../api/use-invalidate-me';
+import { useWithStepUp } from '../../step-up/step-up';
 
 export interface DeleteInput {
   deviceId: string;

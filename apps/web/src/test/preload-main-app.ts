@@ -3,5 +3,5 @@
  * graph. Loading it once before a test file runs keeps its first lazy render within Testing Library's
  * default one-second wait, in the shell's tests as in ours, instead of depending on machine speed.
  */
-await import('../../features/overview/OverviewApp');
+await import('../app');
 export {};

@@ -1,0 +1,83 @@
+import { useTranslation } from 'react-i18next';
+import { Button, Checkbox, Form, Input } from 'antd';
+import { aaguidSchema, WEBAUTHN_ALLOW_LIST_MAX } from '@mfa-portal/shared';
+import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
+import { Loading } from '../../../lib/ui/Loading';
+import { useFlash } from '../../../lib/ui/flash';
+import { Page } from '../../../lib/ui/Page';
+import { useWebauthnPolicy } from '../api/get-webauthn-policy';
+import { useUpdateWebauthnPolicy } from '../api/update-webauthn-policy';
+
+interface PolicyForm {
+  aaguids: string;
+  requirePhishingResistantForProtected: boolean;
+}
+
+const linesOf = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/**
+ * Passkeys and security keys, for a Solution Administrator: which authenticator models (AAGUIDs) may be
+ * registered (none listed: any), and whether protected accounts must confirm it is them with one.
+ */
+export function PasskeyPolicyPage() {
+  const { t } = useTranslation('admin');
+  const policy = useWebauthnPolicy();
+  const update = useUpdateWebauthnPolicy();
+  const { showSuccess } = useFlash();
+  if (policy.isPending) return <Loading label={t('passkeys.loading')} />;
+  if (policy.error) return <ErrorAlert error={policy.error} title={t('passkeys.load_failed')} />;
+  const submit = (values: PolicyForm) =>
+    update.mutate(
+      {
+        aaguidAllowList: linesOf(values.aaguids).map((a) => a.toLowerCase()),
+        requirePhishingResistantForProtected: values.requirePhishingResistantForProtected,
+      },
+      { onSuccess: () => showSuccess(t('passkeys.saved')) },
+    );
+  return (
+    <Page title={t('passkeys.title')} intro={<p>{t('passkeys.intro')}</p>}>
+      <Form<PolicyForm>
+        name="passkey-policy"
+        layout="vertical"
+        requiredMark={false}
+        className="narrow-form"
+        initialValues={{
+          aaguids: policy.data.aaguidAllowList.join('\n'),
+          requirePhishingResistantForProtected: policy.data.requirePhishingResistantForProtected,
+        }}
+        onFinish={submit}
+      >
+        <Form.Item
+          name="aaguids"
+          label={t('passkeys.allow_list_label')}
+          extra={t('passkeys.allow_list_help')}
+          rules={[
+            {
+              validator: async (_rule, value: string) => {
+                const lines = linesOf(value ?? '');
+                if (lines.length > WEBAUTHN_ALLOW_LIST_MAX)
+                  throw new Error(t('passkeys.allow_list_too_long', { max: WEBAUTHN_ALLOW_LIST_MAX }));
+                const bad = lines.find((l) => !aaguidSchema.safeParse(l).success);
+                if (bad) throw new Error(t('passkeys.allow_list_invalid', { value: bad }));
+              },
+            },
+          ]}
+        >
+          <Input.TextArea rows={5} spellCheck={false} autoComplete="off" />
+        </Form.Item>
+        <Form.Item name="requirePhishingResistantForProtected" valuePropName="checked" extra={t('passkeys.require_help')}>
+          <Checkbox>{t('passkeys.require_label')}</Checkbox>
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={update.isPending}>
+          {update.isPending ? t('passkeys.saving') : t('passkeys.save')}
+        </Button>
+      </Form>
+      {update.error ? <ErrorAlert error={update.error} title={t('passkeys.save_failed')} className="after-form" /> : null}
+      {policy.data.updatedBy ? <p className="form-note">{t('passkeys.updated_by', { upn: policy.data.updatedBy })}</p> : null}
+    </Page>
+  );
+}

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The web's import boundaries (eslint.config.js, "Web import boundaries") catch an arrow that runs the
+ * wrong way: each snippet is linted as if it were a file at that place in apps/web/src.
+ */
+const root = path.resolve(import.meta.dirname, '../../..');
+const eslint = new ESLint({ cwd: root });
+
+async function boundaryErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, 'apps/web/src', file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'import/no-restricted-paths').map((m) => m.message);
+}
+
+describe('web import boundaries', () => {
+  // Loading the config, its plugins and the TypeScript parser takes seconds on a busy machine: once, here.
+  beforeAll(() => eslint.lintText('export {};\n', { filePath: path.join(root, 'apps/web/src/main.tsx') }), 60_000);
+
+  it('refuses a feature that imports another feature', async () => {
+    const errors = await boundaryErrors(
+      'features/devices/components/WrongWay.tsx',
+      "import { LostDevicePage } from '../../admin/routes/LostDevicePage';\nexport const page = LostDevicePage;\n",
+    );
+    expect(errors).toEqual([expect.stringContaining('A feature does not import another feature')]);
+  });
+
+  it('refuses lib/ importing a feature or app/', async () => {
+    const errors = await boundaryErrors(
+      'lib/ui/WrongWay.tsx',
+      "import { OverviewPage } from '../../features/overview';\nimport { AppRouter } from '../../app/router';\nexport const both = [OverviewPage, AppRouter];\n",
+    );
+    expect(errors).toEqual([
+      expect.stringContaining('lib/ does not import features/ or app/'),
+      expect.stringContaining('lib/ does not import features/ or app/'),
+    ]);
+  });
+
+  it('refuses the sign-in shell importing lib/ or app/', async () => {
+    const errors = await boundaryErrors(
+      'shell/WrongWay.tsx',
+      "import { MAIN_ROUTES } from '../lib/routes';\nimport MainApp from '../app';\nexport const both = [MAIN_ROUTES, MainApp];\n",
+    );
+    expect(errors).toEqual([
+      expect.stringContaining('The sign-in shell does not import lib/'),
+      expect.stringContaining('The sign-in shell does not import features/ or app/'),
+    ]);
+  });
+
+  it('lets a feature import lib/, the shell and its own files', async () => {
+    const errors = await boundaryErrors(
+      'features/devices/components/RightWay.tsx',
+      [
+        "import { useDevices } from '../../../lib/devices/api/get-devices';",
+        "import { useUser } from '../../../shell/contexts';",
+        "import { DeviceActions } from './DeviceActions';",
+        'export const all = [useDevices, useUser, DeviceActions];',
+        '',
+      ].join('\n'),
+    );
+    expect(errors).toEqual([]);
+  });
+});
