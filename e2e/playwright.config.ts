@@ -10,15 +10,39 @@ import { defineConfig } from '@playwright/test';
 const PORT = Number(process.env.E2E_PORT ?? 8643);
 export const BASE_URL = `https://localhost:${PORT}/`;
 const dataDir = path.join(os.tmpdir(), `mfa-portal-e2e-${PORT}`);
+/**
+ * The builtin journeys' mail: a real SMTP server started by the global set-up (mailbox.setup.ts) on this
+ * port, where the portal sends its security e-mail; what it receives lands in MAILBOX_DIR.
+ */
+export const SMTP_PORT = PORT + 25;
+export const MAILBOX_DIR = path.join(os.tmpdir(), `mfa-portal-e2e-mail-${PORT}`);
+export const SECURITY_CONTACT = 'security@example.com';
+
+/**
+ * What every end-to-end server runs with. The journeys sign in, verify and push from one address
+ * (127.0.0.1), minutes of a person's work compressed into seconds, one journey after another for the
+ * same demo users: the verification budgets (10 a minute per user, 30 per address by default) are
+ * raised so a quick run does not trip them. Those limits are proven by the server's own suites
+ * (verification and rate-limit tests), not here.
+ */
+export const E2E_SERVER_ENV = {
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'test',
+  DEMO_PASSWORD: 'portal-demo',
+  MFA_VERIFY_LIMIT_PER_USER: '1000',
+  MFA_VERIFY_LIMIT_PER_ADDRESS: '10000',
+};
 
 export default defineConfig({
   testDir: './tests',
+  globalSetup: './mailbox.setup.ts',
   // Journeys only for Duo run with playwright.duo.config.ts.
   grepInvert: /@duo/,
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 60_000,
+  // The journeys reach every control with Tab alone (support/portal.ts tabTo): longer than clicking.
+  timeout: 180_000,
   expect: { timeout: 15_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   outputDir: path.join(os.tmpdir(), `mfa-portal-e2e-results-${PORT}`),
@@ -28,7 +52,15 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
@@ -42,6 +74,14 @@ export default defineConfig({
     timeout: 120_000,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', DEMO_PASSWORD: 'portal-demo' },
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      ...E2E_SERVER_ENV,
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      MAIL_FROM: 'MFA portal <mfa-portal@example.com>',
+      SECURITY_CONTACT_EMAIL: SECURITY_CONTACT,
+      NOTIFY_POLL_SECONDS: '1',
+    },
   },
 });

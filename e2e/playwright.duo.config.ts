@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import builtin from './playwright.config';
+import { onStandin } from './playwright.standin';
 
 /**
  * The same end-to-end journeys on Duo: the real server with MFA_PROVIDER=duo against the Duo stand-in
@@ -14,7 +15,6 @@ import builtin from './playwright.config';
  */
 const PORT = Number(process.env.E2E_DUO_PORT ?? 8743);
 export const BASE_URL = `https://localhost:${PORT}/`;
-const dataDir = path.join(os.tmpdir(), `mfa-portal-e2e-duo-${PORT}`);
 process.env.E2E_MFA_PROVIDER = 'duo';
 // Where the stand-in's loopback control endpoint (address and token) is written: the journeys answer
 // pushes there (e2e/tests/support/duo-standin.ts). The workers inherit it from this process.
@@ -23,27 +23,15 @@ process.env.DUO_STANDIN_CONTROL_FILE = controlFile;
 
 export default defineConfig({
   ...builtin,
+  // No mailbox: these portals send no e-mail (SMTP_URL unset).
+  globalSetup: undefined,
   grep: /@both|@duo/,
   grepInvert: undefined,
-  outputDir: path.join(os.tmpdir(), `mfa-portal-e2e-duo-results-${PORT}`),
-  use: { ...builtin.use, baseURL: BASE_URL },
-  webServer: {
-    command: `rm -rf "${dataDir}" "${controlFile}" && node --import tsx ../apps/server/test/duo/portal-on-standin.ts`,
-    cwd: import.meta.dirname,
-    url: `${BASE_URL}settings/APIInfo`,
-    ignoreHTTPSErrors: true,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      DEMO_PASSWORD: 'portal-demo',
-      E2E_MFA_PROVIDER: 'duo',
-      DUO_STANDIN_CONTROL_FILE: controlFile,
-    },
-  },
+  ...onStandin({
+    name: 'duo',
+    port: PORT,
+    launcher: 'duo/portal-on-standin.ts',
+    controlFile,
+    env: { E2E_MFA_PROVIDER: 'duo', DUO_STANDIN_CONTROL_FILE: controlFile },
+  }),
 });

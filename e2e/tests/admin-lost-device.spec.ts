@@ -1,7 +1,18 @@
 import { expect, test } from '@playwright/test';
 import { answerPasscode, nextPasscode, onDuo, openSignedIn, rememberAuthenticator, signInAt, tokenName } from './helpers';
 import { justify, tokenChoice } from './support/admin';
-import { claimToken, enrolAuthenticator, expectAccessible, pressButton, tokenCode, typeInto, watchCsp } from './support/portal';
+import {
+  chooseOption,
+  chooseRadio,
+  claimToken,
+  enrolAuthenticator,
+  expectAccessible,
+  followLink,
+  pressButton,
+  tokenCode,
+  typeInto,
+  watchCsp,
+} from './support/portal';
 
 /**
  * The lost-device wizard from start to finish: grace@ lost her phone and still has her demo token
@@ -23,14 +34,14 @@ test(
     await openSignedIn(desk, HELPDESK);
     await desk.goto('/admin/users/grace%40example.com/');
     await expect(desk.getByRole('heading', { level: 1, name: 'Grace Green' })).toBeVisible();
-    await desk.getByRole('link', { name: 'Lost device wizard' }).click();
+    await followLink(desk, 'Lost device wizard');
     await expect(desk.getByRole('heading', { level: 1, name: 'Lost device: Grace Green' })).toBeFocused();
     const current = desk.getByRole('list', { name: 'Steps' }).locator('[aria-current="step"]');
     await expect(current).toContainText('Verify the caller');
     await expectAccessible(desk, 'the wizard, step 1');
 
     await test.step('1. verify grace with a code of her token', async () => {
-      await desk.getByLabel('Device they read the code from').selectOption({ label: tokenChoice('D100-0007') });
+      await chooseOption(desk, 'Device they read the code from', tokenChoice('D100-0007'));
       await typeInto(desk, 'Code they read out', tokenCode('D100-0007', 0));
       await desk.keyboard.press('Enter');
       await expect(desk.getByRole('heading', { name: 'Step 2: Remove the lost device' })).toBeVisible();
@@ -40,7 +51,7 @@ test(
 
     let code = '';
     await test.step('2 and 3. remove the lost phone; the single-use code is shown once', async () => {
-      await desk.getByRole('radio', { name: 'Lost phone' }).check();
+      await chooseRadio(desk, 'Lost phone');
       await justify(desk, 'Phone lost on the train; verified with her token', 'INC-6001');
       await expectAccessible(desk, 'the wizard, step 2');
       await pressButton(desk, 'Remove the device and issue the code');
@@ -86,7 +97,7 @@ test(
     });
 
     await test.step("each step is in grace's activity on her page", async () => {
-      await desk.getByRole('link', { name: "Back to the user's page" }).first().click();
+      await followLink(desk, "Back to the user's page");
       const activity = desk.getByRole('table', { name: /latest events about grace@example.com/ });
       await expect(activity).toContainText('Lost device removed');
       await expect(activity).toContainText('Lost-device code issued');

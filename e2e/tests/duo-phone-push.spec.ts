@@ -96,9 +96,12 @@ test('bob adds a phone on Duo, confirms by push, activates it and checks it with
   await expect(card).toContainText('Push, Passcode');
 
   // 3. Check it works with a push: approved, then denied.
-  await pressButton(page, `Check that “${NEW_PHONE}” works`);
+  await pressButton(page, `Check it works: “${NEW_PHONE}”`);
   const test = page.getByRole('dialog', { name: `Check that “${NEW_PHONE}” works` });
   await expect(test.getByRole('heading', { name: 'Approve a push' })).toBeVisible();
+  // Once open, the dialog puts the focus in the code field: wait for that before moving to the push
+  // button, or the focus lands back in the field and Enter submits the empty code instead.
+  await expect(test.getByLabel('Code from the device')).toBeFocused();
   before = await pushIds(BOB);
   await pressButton(page, 'Send a push', test);
   await expect(test.getByText(new RegExp(`Push sent to “${NEW_PHONE}”\\..*Waiting for your answer`))).toBeVisible();

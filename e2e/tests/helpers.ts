@@ -51,14 +51,6 @@ export async function openSignedIn(page: Page, username: string, path = '/'): Pr
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 }
 
-/** Signs out through the portal and the identity provider's confirmation, ending at /loggedout. */
-export async function signOut(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.waitForURL(/\/idp\/session\/end/);
-  await page.getByRole('button', { name: /sign out/i }).click();
-  await page.waitForURL(/\/loggedout$/);
-}
-
 // --- one-time passwords (RFC 4226 / RFC 6238), computed by the test as an app or a token would ---
 
 const TOTP_PERIOD_MS = 30_000;

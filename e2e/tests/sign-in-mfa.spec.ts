@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { answerPasscode, DEMO_PASSWORD, demoTokenSeed, hotp, nextPasscode, onDuo, rememberAuthenticator, signInAt, signOut } from './helpers';
+import { answerPasscode, DEMO_PASSWORD, demoTokenSeed, hotp, nextPasscode, onDuo, rememberAuthenticator, signInAt } from './helpers';
+import { signOut } from './support/portal';
 
 /**
  * Issue 3's journey: alice (no device yet) signs in with her password, enrols an authenticator app
@@ -46,87 +47,97 @@ async function passwordThenPasscodePage(page: Page) {
   await expect(page.getByLabel('Passcode')).toHaveAttribute('inputmode', 'numeric');
 }
 
-test('alice enrols an authenticator app, then must give a passcode to sign in; a bypass code works once', { tag: '@both' }, async ({ page }) => {
-  // Up to one wait for a fresh TOTP step (30 s) besides five sign-ins.
-  test.setTimeout(180_000);
+test(
+  'alice enrols an authenticator app, then must give a passcode to sign in; a bypass code works once',
+  { tag: '@both' },
+  async ({ page }) => {
+    // Up to one wait for a fresh TOTP step (30 s) besides five sign-ins.
+    test.setTimeout(180_000);
 
-  const token = await test.step('sign in with the password only (no device yet)', async () => {
-    const bearer = bearerFromProfileCall(page);
-    await page.goto('/');
-    await signInAt(page, ALICE, DEMO_PASSWORD, { secondFactor: 'none' });
-    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-    const accessToken = await bearer;
-    expect(claimsOf(accessToken)).toMatchObject({ upn: ALICE, amr: ['pwd'] });
-    return accessToken;
-  });
-
-  await test.step(onDuo ? `claim the token ${DUO_SERIAL} through the API with two codes` : 'enrol an authenticator app through the API, confirmed with a computed code', async () => {
-    if (onDuo) {
-      const codes = [0, 1].map((n) => hotp(demoTokenSeed(DUO_SERIAL), n));
-      const claimed = await api(page.request, token, 'POST', '/api/me/devices/hardware-token', { serial: DUO_SERIAL, codes });
-      expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
-      rememberAuthenticator(ALICE, { kind: 'hotp', serial: DUO_SERIAL, nextCounter: 2 });
-      return;
-    }
-    const started = await api(page.request, token, 'POST', '/api/me/devices/authenticator');
-    expect(started.status, JSON.stringify(started.body)).toBe(201);
-    const { enrolmentId, secret, otpauthUri } = started.body as { enrolmentId: string; secret: string; otpauthUri: string };
-    expect(otpauthUri).toContain(`secret=${secret}`);
-    rememberAuthenticator(ALICE, { kind: 'totp', secret, lastStep: -1 });
-    const confirmed = await api(page.request, token, 'POST', `/api/me/devices/authenticator/${enrolmentId}/confirm`, {
-      code: await nextPasscode(ALICE),
-      name: 'Authenticator app',
+    const token = await test.step('sign in with the password only (no device yet)', async () => {
+      const bearer = bearerFromProfileCall(page);
+      await page.goto('/');
+      await signInAt(page, ALICE, DEMO_PASSWORD, { secondFactor: 'none' });
+      await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+      const accessToken = await bearer;
+      expect(claimsOf(accessToken)).toMatchObject({ upn: ALICE, amr: ['pwd'] });
+      return accessToken;
     });
-    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
-    const devices = await api(page.request, token, 'GET', '/api/me/devices');
-    expect(JSON.stringify(devices.body)).toContain('Authenticator app');
-  });
 
-  await test.step('sign out', async () => {
-    await signOut(page);
-  });
+    await test.step(
+      onDuo
+        ? `claim the token ${DUO_SERIAL} through the API with two codes`
+        : 'enrol an authenticator app through the API, confirmed with a computed code',
+      async () => {
+        if (onDuo) {
+          const codes = [0, 1].map((n) => hotp(demoTokenSeed(DUO_SERIAL), n));
+          const claimed = await api(page.request, token, 'POST', '/api/me/devices/hardware-token', { serial: DUO_SERIAL, codes });
+          expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+          rememberAuthenticator(ALICE, { kind: 'hotp', serial: DUO_SERIAL, nextCounter: 2 });
+          return;
+        }
+        const started = await api(page.request, token, 'POST', '/api/me/devices/authenticator');
+        expect(started.status, JSON.stringify(started.body)).toBe(201);
+        const { enrolmentId, secret, otpauthUri } = started.body as { enrolmentId: string; secret: string; otpauthUri: string };
+        expect(otpauthUri).toContain(`secret=${secret}`);
+        rememberAuthenticator(ALICE, { kind: 'totp', secret, lastStep: -1 });
+        const confirmed = await api(page.request, token, 'POST', `/api/me/devices/authenticator/${enrolmentId}/confirm`, {
+          code: await nextPasscode(ALICE),
+          name: 'Authenticator app',
+        });
+        expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
+        const devices = await api(page.request, token, 'GET', '/api/me/devices');
+        expect(JSON.stringify(devices.body)).toContain('Authenticator app');
+      },
+    );
 
-  const mfaToken = await test.step(`sign in again: password, then the Passcode page with a ${onDuo ? 'token' : 'TOTP'} code`, async () => {
-    const bearer = bearerFromProfileCall(page);
-    await passwordThenPasscodePage(page);
-    await answerPasscode(page, await nextPasscode(ALICE));
-    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-    const accessToken = await bearer;
-    expect(claimsOf(accessToken)).toMatchObject({ upn: ALICE, amr: ['pwd', 'mfa'] });
-    return accessToken;
-  });
-
-  const bypassCode = await test.step('create a single-use bypass code (after confirming it is alice with a passcode)', async () => {
-    const stepUp = await api(page.request, mfaToken, 'POST', '/api/me/step-up', { method: 'passcode', code: await nextPasscode(ALICE) });
-    expect(stepUp.status, JSON.stringify(stepUp.body)).toBe(200);
-    const created = await api(page.request, mfaToken, 'POST', '/api/me/bypass-codes', {
-      count: 1,
-      validitySeconds: 3600,
-      reuseCount: 1,
-      replaceExisting: false,
+    await test.step('sign out', async () => {
+      await signOut(page);
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const [first] = (created.body as { codes: Array<{ code: string; usesLeft: number }> }).codes;
-    expect(first).toMatchObject({ code: expect.stringMatching(/^\d{3} \d{3} \d{3}$/), usesLeft: 1 });
-    return first!.code;
-  });
 
-  await test.step('sign out, then sign in with the bypass code: it works', async () => {
-    await signOut(page);
-    const bearer = bearerFromProfileCall(page);
-    await passwordThenPasscodePage(page);
-    await answerPasscode(page, bypassCode);
-    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-    expect(claimsOf(await bearer)).toMatchObject({ upn: ALICE, amr: ['pwd', 'mfa'] });
-  });
+    const mfaToken =
+      await test.step(`sign in again: password, then the Passcode page with a ${onDuo ? 'token' : 'TOTP'} code`, async () => {
+        const bearer = bearerFromProfileCall(page);
+        await passwordThenPasscodePage(page);
+        await answerPasscode(page, await nextPasscode(ALICE));
+        await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+        const accessToken = await bearer;
+        expect(claimsOf(accessToken)).toMatchObject({ upn: ALICE, amr: ['pwd', 'mfa'] });
+        return accessToken;
+      });
 
-  await test.step('sign out, then the same bypass code is refused', async () => {
-    await signOut(page);
-    await passwordThenPasscodePage(page);
-    await answerPasscode(page, bypassCode);
-    await expect(page.getByRole('alert')).toHaveText('That code was not accepted. Check it and try again.');
-    await expect(page).toHaveURL(/\/idp\/interaction\//);
-    await expect(page.getByLabel('Passcode')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Verify' })).toBeVisible();
-  });
-});
+    const bypassCode = await test.step('create a single-use bypass code (after confirming it is alice with a passcode)', async () => {
+      const stepUp = await api(page.request, mfaToken, 'POST', '/api/me/step-up', { method: 'passcode', code: await nextPasscode(ALICE) });
+      expect(stepUp.status, JSON.stringify(stepUp.body)).toBe(200);
+      const created = await api(page.request, mfaToken, 'POST', '/api/me/bypass-codes', {
+        count: 1,
+        validitySeconds: 3600,
+        reuseCount: 1,
+        replaceExisting: false,
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const [first] = (created.body as { codes: Array<{ code: string; usesLeft: number }> }).codes;
+      expect(first).toMatchObject({ code: expect.stringMatching(/^\d{3} \d{3} \d{3}$/), usesLeft: 1 });
+      return first!.code;
+    });
+
+    await test.step('sign out, then sign in with the bypass code: it works', async () => {
+      await signOut(page);
+      const bearer = bearerFromProfileCall(page);
+      await passwordThenPasscodePage(page);
+      await answerPasscode(page, bypassCode);
+      await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+      expect(claimsOf(await bearer)).toMatchObject({ upn: ALICE, amr: ['pwd', 'mfa'] });
+    });
+
+    await test.step('sign out, then the same bypass code is refused', async () => {
+      await signOut(page);
+      await passwordThenPasscodePage(page);
+      await answerPasscode(page, bypassCode);
+      await expect(page.getByRole('alert')).toHaveText('That code was not accepted. Check it and try again.');
+      await expect(page).toHaveURL(/\/idp\/interaction\//);
+      await expect(page.getByLabel('Passcode')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Verify' })).toBeVisible();
+    });
+  },
+);

@@ -13,7 +13,7 @@ test('bob finds his device checks in the activity, newest first', { tag: '@both'
   const csp = watchCsp(page);
   await openSignedIn(page, BOB);
 
-  await pressButton(page, `Check that “${tokenName('D100-0001')}” works`);
+  await pressButton(page, `Check it works: “${tokenName('D100-0001')}”`);
   const dialog = page.getByRole('dialog', { name: `Check that “${tokenName('D100-0001')}” works` });
   await expect(dialog.getByLabel('Code from the device')).toBeFocused();
   await page.keyboard.type('000000');

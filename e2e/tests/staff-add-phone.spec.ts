@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { openSignedIn } from './helpers';
-import { expectAccessible, pressButton, typeInto, watchCsp } from './support/portal';
+import { chooseOption, expectAccessible, pressButton, typeInto, watchCsp } from './support/portal';
 
 /**
  * Phones on the embedded default (builtin MFA provider, issue 6): it has no phone channel, so the portal
@@ -22,10 +22,16 @@ test('bob learns that phones cannot be added here, checks his number from the ke
   await pressButton(page, 'Check the number');
   await expect(page.getByText('+1 201 555 0123 is a valid number')).toBeVisible();
   await expect(page.getByText('In international format: +12015550123. It has not been saved.')).toBeVisible();
+  // Another country, chosen with the arrow keys; the number is checked for it.
+  await chooseOption(page, 'Country or region', /^United Kingdom/);
+  await expect(page.getByLabel('Country or region')).toHaveValue('GB');
+  await typeInto(page, 'Phone number', '07400 123456');
+  await pressButton(page, 'Check the number');
+  await expect(page.getByText('In international format: +447400123456. It has not been saved.')).toBeVisible();
   await expectAccessible(page, 'the phone page without a phone channel');
 
   await page.goto('/');
-  await pressButton(page, 'Check that “iPhone 15” works');
+  await pressButton(page, 'Check it works: “iPhone 15”');
   const dialog = page.getByRole('dialog', { name: 'Check that “iPhone 15” works' });
   await expect(dialog.getByLabel('Code from the device')).toBeFocused();
   await expect(dialog.getByRole('button', { name: 'Send a push' })).toHaveCount(0);

@@ -60,7 +60,7 @@ test('carol adds a Duo D100 token with the keyboard, checks it works and resyncs
   });
 
   await test.step('check it works: a wrong code is refused, the next code is accepted', async () => {
-    await pressButton(page, `Check that “${NAME}” works`);
+    await pressButton(page, `Check it works: “${NAME}”`);
     const dialog = page.getByRole('dialog', { name: `Check that “${NAME}” works` });
     await expect(dialog.getByLabel('Code from the device')).toBeFocused();
     await page.keyboard.type('000000');
@@ -74,7 +74,7 @@ test('carol adds a Duo D100 token with the keyboard, checks it works and resyncs
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     // Focus goes back to the button that opened the dialog.
-    await expect(page.getByRole('button', { name: `Check that “${NAME}” works` })).toBeFocused();
+    await expect(page.getByRole('button', { name: `Check it works: “${NAME}”` })).toBeFocused();
     // Duo reports no last use for hardware tokens.
     if (!onDuo) await expect(card).not.toContainText('Last used Never');
   });

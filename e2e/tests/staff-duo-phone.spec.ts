@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { openSignedIn } from './helpers';
-import { expectAccessible, pressButton, typeInto, watchCsp } from './support/portal';
+import { chooseOption, expectAccessible, pressButton, typeInto, watchCsp } from './support/portal';
 
 /**
  * Phones and push on Duo (issue 6; runs with playwright.duo.config.ts only, tag @duo): the screens the
@@ -13,7 +13,7 @@ test('@duo bob checks his phone with a push and finds the phone form, by keyboar
   const csp = watchCsp(page);
   await openSignedIn(page, BOB);
 
-  await pressButton(page, 'Check that “iPhone 15” works');
+  await pressButton(page, 'Check it works: “iPhone 15”');
   const dialog = page.getByRole('dialog', { name: 'Check that “iPhone 15” works' });
   await expect(dialog.getByRole('heading', { name: 'Approve a push' })).toBeVisible();
   await expectAccessible(page, 'the test dialog with a push');
@@ -30,6 +30,13 @@ test('@duo bob checks his phone with a push and finds the phone form, by keyboar
   await expect(page.getByLabel('Country or region')).toHaveValue('US');
   await typeInto(page, 'Phone number', '(201) 555-0123');
   await expect(page.getByText('Will be saved in international format: +12015550123')).toBeVisible();
+  // Every control of the form answers the keyboard: another country and kind of phone, by arrow keys.
+  await chooseOption(page, 'Country or region', /^United Kingdom/);
+  await expect(page.getByLabel('Country or region')).toHaveValue('GB');
+  await typeInto(page, 'Phone number', '07400 123456');
+  await expect(page.getByText('Will be saved in international format: +447400123456')).toBeVisible();
+  await chooseOption(page, 'Kind of phone', /Android/);
+  await expect(page.getByLabel('Kind of phone')).toHaveValue('android');
   await expectAccessible(page, 'the phone form on Duo');
   expect(csp.violations()).toEqual([]);
 });

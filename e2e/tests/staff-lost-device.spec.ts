@@ -2,9 +2,11 @@ import { expect, test } from '@playwright/test';
 import { nextPasscode, openSignedIn, rememberAuthenticator } from './helpers';
 import {
   answerStepUp,
+  chooseRadio,
   currentTotp,
   enrolAuthenticator,
   expectAccessible,
+  followLink,
   pressButton,
   stepUpIfAsked,
   typeInto,
@@ -15,7 +17,7 @@ import {
  * The self-service lost-device wizard: ivan@ (no device at the start) adds two authenticator apps,
  * loses the first, and follows "Lost a device?": confirm it is him with the other app, remove the lost
  * one, create one single-use code for the next day, add a new app (the add page brings him back), and
- * test it.
+ * test it. With the keyboard alone (support/portal.ts).
  */
 const IVAN = 'ivan@example.com';
 
@@ -25,7 +27,7 @@ test('ivan replaces a lost phone himself, step by step', async ({ page }) => {
   await enrolAuthenticator(page, IVAN, 'Old phone');
   await enrolAuthenticator(page, IVAN, 'Spare app');
 
-  await page.getByRole('link', { name: 'Lost a device?' }).click();
+  await followLink(page, 'Lost a device?');
   await expect(page.getByRole('heading', { level: 1, name: 'Lost a device' })).toBeFocused();
   await expectAccessible(page, 'the self-service wizard, step 1');
 
@@ -36,7 +38,7 @@ test('ivan replaces a lost phone himself, step by step', async ({ page }) => {
   });
 
   await test.step('2. remove the lost phone', async () => {
-    await page.getByRole('radio', { name: 'Old phone' }).check();
+    await chooseRadio(page, 'Old phone');
     await pressButton(page, 'Remove it');
     await stepUpIfAsked(page, IVAN, page.getByRole('heading', { name: 'Step 3: A bypass code for the next day' }));
   });
@@ -52,7 +54,7 @@ test('ivan replaces a lost phone himself, step by step', async ({ page }) => {
 
   await test.step('4. add a new app; the add page brings him back', async () => {
     await expect(page.getByRole('heading', { name: 'Step 4: Add a new device' })).toBeVisible();
-    await page.getByRole('link', { name: 'Add an authenticator app' }).click();
+    await followLink(page, 'Add an authenticator app');
     await expect(page.getByRole('heading', { level: 1, name: 'Add an authenticator app' })).toBeVisible();
     // enrolAuthenticator opens the page itself; here the wizard's link did, with the way back.
     await pressButton(page, 'Show my QR code');

@@ -10,6 +10,12 @@ import { demoTokenSeed, hotp, nextPasscode, rememberAuthenticator, tokenName, to
 /** WCAG 2.2 AA as axe-core tags it. */
 export const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
+/**
+ * Rules of WCAG 2.2 AA that axe-core marks experimental (so `withTags` alone does not run them) but that
+ * an accessibility audit runs: 2.5.3 Label in Name (a control's accessible name contains its visible text).
+ */
+export const EXTRA_WCAG_RULES = ['label-content-name-mismatch'];
+
 /** Runs axe-core on the page as it is now (open dialogs included) and expects no WCAG 2.2 AA violation. */
 export async function expectAccessible(page: Page, where: string): Promise<void> {
   // Measure the settled page: mid-animation (a dialog fading in) colours are not the real ones.
@@ -17,7 +23,9 @@ export async function expectAccessible(page: Page, where: string): Promise<void>
   await page.waitForFunction(() =>
     document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
   );
-  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  const rules = Object.fromEntries(EXTRA_WCAG_RULES.map((rule) => [rule, { enabled: true }]));
+  // options() first: withTags() adds runOnly to the options, options() would replace them.
+  const results = await new AxeBuilder({ page }).options({ rules }).withTags(WCAG_22_AA).analyze();
   const violations = results.violations.map((v) => ({
     rule: v.id,
     impact: v.impact,
@@ -88,26 +96,132 @@ export function currentTotp(secret: string): { code: string; step: number } {
   return { code: totpAt(secret, step), step };
 }
 
-/** Types into the field with this label, from the keyboard (focus, then keys). */
+/**
+ * Checks that the focused element shows where the focus is: it matches `:focus-visible` and draws an
+ * outline or a ring (box-shadow). A visually hidden native control (an antd radio or checkbox input)
+ * shows it on the box drawn next to it.
+ */
+export async function expectFocusVisible(page: Page): Promise<void> {
+  const focus = await page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return { ok: false, what: 'nothing (the page itself)' };
+    const marked = (e: Element) => {
+      const cs = getComputedStyle(e);
+      return (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) || (cs.boxShadow !== 'none' && cs.boxShadow !== '');
+    };
+    const visible = el.matches(':focus-visible');
+    let ok = visible && marked(el);
+    if (!ok && visible && getComputedStyle(el).opacity === '0') {
+      const drawn = el.nextElementSibling ?? el.parentElement;
+      ok = drawn !== null && marked(drawn);
+    }
+    return { ok, what: el.outerHTML.slice(0, 160) };
+  });
+  expect(focus.ok, `a visible focus indicator on ${focus.what}`).toBe(true);
+}
+
+/**
+ * Moves the focus to `target` with the Tab key alone (as many presses as it takes, up to `max`), then
+ * checks the focus is visible there. This is how the journeys reach every control: no clicks.
+ */
+export async function tabTo(page: Page, target: Locator, max = 150): Promise<void> {
+  await expect(target).toBeAttached();
+  for (let presses = 0; presses <= max; presses++) {
+    if (await target.evaluate((el) => el === document.activeElement)) {
+      await expectFocusVisible(page);
+      return;
+    }
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`the Tab key never reached ${String(target)} in ${max} presses`);
+}
+
+/** Types into the field with this label, from the keyboard (Tab to it, then keys). */
 export async function typeInto(page: Page, label: string | RegExp, text: string, scope: Page | Locator = page): Promise<void> {
   const field = scope.getByLabel(label, { exact: typeof label === 'string' });
-  await field.focus();
-  await field.press('ControlOrMeta+a');
+  await tabTo(page, field);
+  await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type(text);
 }
 
-/** Follows a link from the keyboard. */
+/** Follows a link from the keyboard (Tab to it, Enter). */
 export async function followLink(page: Page, name: string, scope: Page | Locator = page): Promise<void> {
   const link = scope.getByRole('link', { name, exact: true }).first();
-  await link.focus();
+  await tabTo(page, link);
   await page.keyboard.press('Enter');
 }
 
-/** Presses a button from the keyboard. */
+/** Presses a button from the keyboard (Tab to it, Enter). */
 export async function pressButton(page: Page, name: string | RegExp, scope: Page | Locator = page): Promise<void> {
   const button = scope.getByRole('button', { name, exact: typeof name === 'string' });
-  await button.focus();
+  await tabTo(page, button);
   await page.keyboard.press('Enter');
+}
+
+/**
+ * Chooses the radio button `name` from the keyboard, as a person does in a radio group: Tab reaches the
+ * group (its checked button, or the first), the arrow keys move the choice. Checks it is chosen.
+ */
+export async function chooseRadio(page: Page, name: string, scope: Page | Locator = page): Promise<void> {
+  const radio = scope.getByRole('radio', { name, exact: true });
+  await expect(radio).toBeAttached();
+  const group = await radio.evaluate((el) => (el as HTMLInputElement).name);
+  if (group === '') {
+    // A button of no named group is a group of its own: Tab reaches it, Space chooses it.
+    await tabTo(page, radio);
+    await page.keyboard.press('Space');
+    await expect(radio).toBeChecked();
+    return;
+  }
+  for (let presses = 0; ; presses++) {
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement;
+      return el instanceof HTMLInputElement && el.type === 'radio' ? el.name : null;
+    });
+    if (focused === group) break;
+    if (presses > 150) throw new Error(`the Tab key never reached the radio group of “${name}”`);
+    await page.keyboard.press('Tab');
+  }
+  await expectFocusVisible(page);
+  const count = await page.evaluate((g) => document.querySelectorAll(`input[type="radio"][name="${CSS.escape(g)}"]`).length, group);
+  for (let presses = 0; !(await radio.evaluate((el) => el === document.activeElement)); presses++) {
+    if (presses > count) throw new Error(`the arrow keys never reached the radio button “${name}”`);
+    await page.keyboard.press('ArrowDown');
+  }
+  // Arrow keys choose as they move; Space chooses the button the focus starts on.
+  if (!(await radio.isChecked())) await page.keyboard.press('Space');
+  await expect(radio).toBeChecked();
+  await expectFocusVisible(page);
+}
+
+/** Ticks the checkbox `name` from the keyboard (Tab to it, Space). */
+export async function tick(page: Page, name: string, scope: Page | Locator = page): Promise<void> {
+  const box = scope.getByRole('checkbox', { name, exact: true });
+  await tabTo(page, box);
+  await page.keyboard.press('Space');
+  await expect(box).toBeChecked();
+}
+
+/**
+ * Chooses the option `label` of the drop-down list (a native select) labelled `field`, from the
+ * keyboard: Tab to it, then the arrow keys, one option at a time (the list stays closed).
+ */
+export async function chooseOption(page: Page, field: string, label: string | RegExp, scope: Page | Locator = page): Promise<void> {
+  const select = scope.getByLabel(field, { exact: true });
+  await tabTo(page, select);
+  const { from, to } = await select.evaluate(
+    (el, wanted) => {
+      const options = Array.from((el as HTMLSelectElement).options);
+      const matches = (text: string) => (wanted.source === null ? text.trim() === wanted.text : new RegExp(wanted.source).test(text));
+      return { from: (el as HTMLSelectElement).selectedIndex, to: options.findIndex((o) => matches(o.text)) };
+    },
+    typeof label === 'string' ? { text: label, source: null } : { text: '', source: label.source },
+  );
+  if (to < 0) throw new Error(`no option “${String(label)}” in “${field}”`);
+  for (let i = from; i !== to; i += to > from ? 1 : -1) await page.keyboard.press(to > from ? 'ArrowDown' : 'ArrowUp');
+  const chosen = () => select.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.text.trim() ?? '');
+  if (typeof label === 'string') await expect.poll(chosen).toBe(label);
+  else await expect.poll(chosen).toMatch(label);
 }
 
 /**
@@ -153,4 +267,18 @@ export async function enrolAuthenticator(
   await expect(page.getByText(`Your authenticator app “${name}” has been added.`)).toBeVisible();
   rememberAuthenticator(username, { kind: 'totp', secret, lastStep: step });
   return secret;
+}
+
+/** Signs out through the portal and the identity provider's confirmation, from the keyboard, ending at /loggedout. */
+export async function signOut(page: Page): Promise<void> {
+  await pressButton(page, 'Sign out');
+  await confirmSignOutAtProvider(page);
+  await page.waitForURL(/\/loggedout$/);
+}
+
+/** The identity provider's "end the session?" page: its Sign out button has the focus; Enter confirms. */
+export async function confirmSignOutAtProvider(page: Page): Promise<void> {
+  await page.waitForURL(/\/idp\/session\/end/);
+  await expect(page.getByRole('button', { name: /sign out/i })).toBeFocused();
+  await page.keyboard.press('Enter');
 }
