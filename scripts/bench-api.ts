@@ -21,10 +21,19 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 function once(): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = http.get({ host: '127.0.0.1', port, agent, path: '/account/getuserinfo?userid=bob@example.com', headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`status ${res.statusCode}`))));
-    });
+    const req = http.get(
+      {
+        host: '127.0.0.1',
+        port,
+        agent,
+        path: '/account/getuserinfo?userid=bob@example.com',
+        headers: { authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`status ${res.statusCode}`))));
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -41,5 +50,9 @@ const seconds = (performance.now() - start) / 1000;
 agent.destroy();
 await b.close();
 const s = stats(latencies);
-console.log(`GET /account/getuserinfo: ${(latencies.length / seconds).toFixed(0)} requests/s with ${concurrency} connections; latency ms p50 ${s.p50}, p95 ${s.p95}`);
-console.log(JSON.stringify({ benchmark: 'api-getuserinfo', requestsPerSecond: +(latencies.length / seconds).toFixed(1), concurrency, ...s }));
+console.log(
+  `GET /account/getuserinfo: ${(latencies.length / seconds).toFixed(0)} requests/s with ${concurrency} connections; latency ms p50 ${s.p50}, p95 ${s.p95}`,
+);
+console.log(
+  JSON.stringify({ benchmark: 'api-getuserinfo', requestsPerSecond: +(latencies.length / seconds).toFixed(1), concurrency, ...s }),
+);

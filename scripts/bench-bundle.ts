@@ -18,7 +18,9 @@ const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
 const initial = [...html.matchAll(/(?:src|href)="\.?\/?(static\/js\/[^"]+\.js)"/g)].map((m) => m[1]!);
 
 function walk(dir: string): string[] {
-  return fs.readdirSync(path.join(dist, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(path.join(dist, dir), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 const all = walk('static');
 const js = all.filter((f) => f.endsWith('.js'));

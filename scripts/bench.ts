@@ -1,0 +1,267 @@
+/**
+ * `npm run bench`: every benchmark of issue 16, each figure printed beside a reference measured in the
+ * same run on the same machine, with the ratio. Bounded in time and count; loopback only.
+ *
+ *   --users N        staff at the large size (default 100000; the small size is 100)
+ *   --events M       audit events for export and verification (default 1000000)
+ *   --duration S     seconds of load per throughput figure (default 5)
+ *   --connections C  concurrent keep-alive connections (default 100)
+ *   --only LIST      api,audit,lighthouse,start (default: all)
+ *
+ * Database: BENCH_DATABASE_URL (a PostgreSQL role that may create databases: a throw-away database is
+ * made and dropped), else PGlite in memory. Servers listen on loopback: BENCH_PORT (default 9443; the
+ * start and Lighthouse figures); the portal under load and bare Fastify on ports the system picks.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
+import { importJWK, SignJWT } from 'jose';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/database.js';
+import { migrateToLatest } from '../apps/server/src/db/migrate.js';
+import { seedOrganisation } from '../apps/server/src/demo/org-seed.js';
+import { seedDemoStaff } from '../apps/server/src/demo/seed.js';
+import { scopeValueOf } from '../apps/server/src/auth/token-verifier.js';
+import { loadIdpSecrets } from '../apps/server/src/idp/secrets.js';
+import { loadMfaKeys } from '../apps/server/src/mfa/mfa-keys.js';
+import { createAuditService } from '../apps/server/src/modules/audit/audit.service.js';
+import { walkChain } from '../apps/server/src/modules/audit/audit-verification.js';
+import { load, type LoadResult } from './bench-load.js';
+import { lighthouseScores, startTimes } from './bench-browser.js';
+
+const { values } = parseArgs({
+  options: {
+    users: { type: 'string', default: '100000' },
+    events: { type: 'string', default: '1000000' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '100' },
+    only: { type: 'string', default: 'api,audit,lighthouse,start' },
+  },
+});
+const USERS = Number(values.users);
+const EVENTS = Number(values.events);
+const DURATION_MS = Math.min(60, Number(values.duration)) * 1000;
+const CONNECTIONS = Math.min(500, Number(values.connections));
+const ONLY = new Set(values.only!.split(','));
+const PASSWORD = 'portal-demo-bench';
+const results: Record<string, unknown>[] = [];
+
+const ratio = (a: number, b: number) => (b > 0 ? +(a / b).toFixed(3) : null);
+function report(name: string, figure: number, unit: string, reference: number, referenceName: string, extra: Record<string, unknown> = {}) {
+  const r = ratio(figure, reference);
+  console.log(`${name.padEnd(44)} ${String(figure).padStart(10)} ${unit.padEnd(6)} | ${referenceName} ${reference} ${unit} | ratio ${r}`);
+  results.push({ benchmark: name, figure, unit, reference, referenceName, ratio: r, ...extra });
+}
+const loadSummary = (r: LoadResult) => ({ p50: r.p50, p95: r.p95, p99: r.p99, errors: r.errors, firstError: r.firstError });
+
+async function benchDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({});
+    return { database, drop: async () => {} };
+  }
+  const name = `mfa_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openDatabase({ url: u.toString(), poolSize: 10 });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function main() {
+  const { database, drop } = await benchDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-bench-'));
+  const bare = Fastify({ logger: false });
+  bare.get('/ping', async () => ({ ok: true }));
+  try {
+    console.log(`bench: ${database.kind}, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per figure, ${os.cpus().length} CPUs`);
+    await migrateToLatest(database.db);
+    await seedDemoStaff(database.db, { password: PASSWORD });
+    // Ample verification budgets: the benchmark measures throughput, not the portal's rate limits.
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_PASSWORD: PASSWORD, TLS: 'off', NODE_ENV: 'test' });
+    const box = loadMfaKeys(config).box;
+    await seedOrganisation(database.db, { users: 88, events: 1000, password: PASSWORD, box });
+
+    const app = await buildApp({ config, database, logger: false });
+    // Ports the system picks (loopback): two benchmarks side by side never collide.
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    await bare.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+    const barePort = (bare.server.address() as AddressInfo).port;
+
+    const jwk = (await loadIdpSecrets(database.db)).signingKeys[0]!;
+    const key = await importJWK(jwk, 'RS256');
+    if (config.idp.mode !== 'embedded') throw new Error('bench runs the embedded mode');
+    const { issuer, audience } = config.idp;
+    const token = (upn: string, roles: string[]) =>
+      // The delegated scope the API requires (`scp`), as the embedded provider writes it.
+      new SignJWT({ upn, preferred_username: upn, email: upn, roles, amr: ['pwd'], scp: scopeValueOf(config.idp.scope) })
+        .setProtectedHeader({ alg: 'RS256', kid: jwk.kid!, typ: 'at+jwt' })
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .setSubject(`sub-${upn}`)
+        .setIssuedAt()
+        .setExpirationTime('2h')
+        .sign(key);
+    const bob = { authorization: `Bearer ${await token('bob@example.com', [])}` };
+    const admin = { authorization: `Bearer ${await token('admin@example.com', ['Solution Administrator'])}` };
+    const spec = { port, connections: CONNECTIONS, durationMs: DURATION_MS };
+    const searches = ['smith', 'anna', 'mit', 'vorzel', 'lee', 'garcia.m', 'example.com', 'zq', 'rossi', 'pel'].map(
+      (q) => `/api/admin/users?q=${encodeURIComponent(q)}&limit=20`,
+    );
+
+    const apiRound = async (label: string) => {
+      const ref = await load({ ...spec, port: barePort, paths: ['/ping'] });
+      const light = await load({ ...spec, paths: ['/settings/APIInfo'] });
+      const info = await load({ ...spec, paths: ['/account/getuserinfo?userid=bob@example.com'], headers: bob });
+      const search = await load({ ...spec, paths: searches, headers: admin });
+      report(`bare Fastify GET /ping`, ref.rps, 'req/s', ref.rps, 'itself', loadSummary(ref));
+      report(`GET /settings/APIInfo (${label})`, light.rps, 'req/s', ref.rps, 'bare', loadSummary(light));
+      report(`GET /account/getuserinfo (${label})`, info.rps, 'req/s', ref.rps, 'bare', loadSummary(info));
+      report(`admin user search (${label})`, search.rps, 'req/s', ref.rps, 'bare', loadSummary(search));
+      console.log(
+        `  latency ms: getuserinfo p50 ${info.p50} p95 ${info.p95} p99 ${info.p99}; search p50 ${search.p50} p95 ${search.p95} p99 ${search.p99}`,
+      );
+      return { ref, info, search };
+    };
+
+    let small: Awaited<ReturnType<typeof apiRound>> | undefined;
+    if (ONLY.has('api')) small = await apiRound('100 users');
+
+    // Grow to the large organisation (and the audit log).
+    const t0 = performance.now();
+    const grow = await seedOrganisation(database.db, {
+      users: Math.max(0, USERS - 100),
+      events: Math.max(0, EVENTS - 1000),
+      password: PASSWORD,
+      box,
+    });
+    const seedSeconds = (performance.now() - t0) / 1000;
+    if (database.kind === 'postgres') await sql`analyze`.execute(database.db);
+    report(
+      `seed:org ${grow.usersTotal} users, ${grow.eventsTotal} events`,
+      +seedSeconds.toFixed(1),
+      's',
+      +seedSeconds.toFixed(1),
+      'itself',
+    );
+
+    if (ONLY.has('api')) {
+      const large = await apiRound(`${USERS} users`);
+      if (small) {
+        report(`getuserinfo at ${USERS} vs 100 users`, large.info.rps, 'req/s', small.info.rps, '100 users');
+        report(`admin search at ${USERS} vs 100 users`, large.search.rps, 'req/s', small.search.rps, '100 users');
+      }
+    }
+
+    if (ONLY.has('audit')) {
+      // Export: the whole log as CSV over HTTP, against reading the same rows with bare SQL pages.
+      const rssBefore = process.memoryUsage().rss;
+      let peakRss = rssBefore;
+      const timer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+      const e0 = performance.now();
+      const res = await fetch(`http://127.0.0.1:${port}/api/admin/audit.csv`, { headers: admin });
+      let firstByteMs = 0;
+      let bytes = 0;
+      let rows = -1; // the header row
+      const reader = res.body!.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (!firstByteMs) firstByteMs = performance.now() - e0;
+        bytes += value.length;
+        for (const b of value) if (b === 10) rows++;
+      }
+      const exportMs = performance.now() - e0;
+      clearInterval(timer);
+      const r0 = performance.now();
+      const audit = createAuditService(database.db);
+      let sqlRows = 0;
+      for await (const page of audit.stream({}, { pageSize: 1000 })) sqlRows += page.length;
+      const readMs = performance.now() - r0;
+      report(
+        `audit CSV export, ${rows} rows`,
+        +(exportMs / 1000).toFixed(2),
+        's',
+        +(readMs / 1000).toFixed(2),
+        'keyset read of the same rows',
+        {
+          rows,
+          expectedRows: sqlRows,
+          bytes,
+          firstByteMs: +firstByteMs.toFixed(1),
+          peakRssGrowthMiB: +((peakRss - rssBefore) / 2 ** 20).toFixed(1),
+        },
+      );
+      console.log(
+        `  first byte after ${firstByteMs.toFixed(1)} ms; ${rows} rows of ${sqlRows}; process RSS grew ${((peakRss - rssBefore) / 2 ** 20).toFixed(1)} MiB`,
+      );
+
+      // Verification: a full walk, then an incremental re-check; getuserinfo throughput during the walk.
+      const quiet = await load({ ...spec, paths: ['/account/getuserinfo?userid=bob@example.com'], headers: bob });
+      const v0 = performance.now();
+      const walking = walkChain(database.db, { mode: 'full' });
+      const during = await load({
+        ...spec,
+        paths: ['/account/getuserinfo?userid=bob@example.com'],
+        headers: bob,
+        durationMs: Math.min(DURATION_MS, 3000),
+        warmupMs: 200,
+      });
+      const verdict = await walking;
+      const fullMs = performance.now() - v0;
+      const i0 = performance.now();
+      const again = await walkChain(database.db, { mode: 'incremental' });
+      const incMs = performance.now() - i0;
+      report(
+        `chain verification, full (${verdict.ok ? verdict.count : 'BROKEN'} events)`,
+        +(fullMs / 1000).toFixed(2),
+        's',
+        +(readMs / 1000).toFixed(2),
+        'keyset read',
+      );
+      report(
+        `chain re-check, incremental (${again.ok ? 'intact' : 'BROKEN'})`,
+        +(incMs / 1000).toFixed(3),
+        's',
+        +(fullMs / 1000).toFixed(2),
+        'full walk',
+      );
+      report(`getuserinfo during verification`, during.rps, 'req/s', quiet.rps, 'without', loadSummary(during));
+    }
+
+    await app.close();
+    if (ONLY.has('start')) for (const r of await startTimes()) report(r.name, r.figure, r.unit, r.reference, r.referenceName, r.extra);
+    if (ONLY.has('lighthouse'))
+      for (const r of await lighthouseScores()) report(r.name, r.figure, r.unit, r.reference, r.referenceName, r.extra);
+  } finally {
+    await bare.close();
+    await database.close();
+    await drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const out = path.join(process.cwd(), 'bench-results.json');
+  fs.writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), results }, null, 2)}\n`);
+  console.log(`\nfigures written to ${out}`);
+}
+
+await main();
