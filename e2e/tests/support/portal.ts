@@ -99,25 +99,39 @@ export function currentTotp(secret: string): { code: string; step: number } {
 /**
  * Checks that the focused element shows where the focus is: it matches `:focus-visible` and draws an
  * outline or a ring (box-shadow). A visually hidden native control (an antd radio or checkbox input)
- * shows it on the box drawn next to it.
+ * shows it on the box drawn next to it. Ant Design fields animate their focus style (`transition: all
+ * 0.2s`, outline width included), so the check is repeated for up to two seconds: the indicator must
+ * be there once the animation a person sees has run, not in its first frame.
  */
 export async function expectFocusVisible(page: Page): Promise<void> {
-  const focus = await page.evaluate(() => {
-    const el = document.activeElement;
-    if (!el || el === document.body) return { ok: false, what: 'nothing (the page itself)' };
-    const marked = (e: Element) => {
-      const cs = getComputedStyle(e);
-      return (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) || (cs.boxShadow !== 'none' && cs.boxShadow !== '');
-    };
-    const visible = el.matches(':focus-visible');
-    let ok = visible && marked(el);
-    if (!ok && visible && getComputedStyle(el).opacity === '0') {
-      const drawn = el.nextElementSibling ?? el.parentElement;
-      ok = drawn !== null && marked(drawn);
-    }
-    return { ok, what: el.outerHTML.slice(0, 160) };
-  });
-  expect(focus.ok, `a visible focus indicator on ${focus.what}`).toBe(true);
+  let what = '';
+  await expect
+    .poll(
+      async () => {
+        const focus = await page.evaluate(() => {
+          const el = document.activeElement;
+          if (!el || el === document.body) return { ok: false, what: 'nothing (the page itself)' };
+          const marked = (e: Element) => {
+            const cs = getComputedStyle(e);
+            return (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) || (cs.boxShadow !== 'none' && cs.boxShadow !== '');
+          };
+          const visible = el.matches(':focus-visible');
+          let ok = visible && marked(el);
+          if (!ok && visible && getComputedStyle(el).opacity === '0') {
+            const drawn = el.nextElementSibling ?? el.parentElement;
+            ok = drawn !== null && marked(drawn);
+          }
+          return { ok, what: el.outerHTML.slice(0, 160) };
+        });
+        what = focus.what;
+        return focus.ok;
+      },
+      { message: `a visible focus indicator on the focused element`, timeout: 2_000, intervals: [50, 100, 250] },
+    )
+    .toBe(true)
+    .catch((err: unknown) => {
+      throw new Error(`no visible focus indicator on ${what}: ${String(err)}`);
+    });
 }
 
 /**
