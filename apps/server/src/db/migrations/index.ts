@@ -13,6 +13,7 @@ import * as m0011 from './0011_webauthn.js';
 import * as m0012 from './0012_session_revocation.js';
 import * as m0014 from './0014_notifications.js';
 import * as m0015 from './0015_reports.js';
+import * as m0016 from './0016_short_search.js';
 
 /** Ordered by name. Never edit a migration that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_session_revocation': m0012,
   '0014_notifications': m0014,
   '0015_reports': m0015,
+  '0016_short_search': m0016,
 };

@@ -1,9 +1,7 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database, MfaBypassCodeTable, MfaDeviceTable, MfaUserTable } from '../../db/schema.js';
-
-/** What the admin user search matches: the expression of the trigram index (migration 0008). */
-export const MFA_USER_SEARCH_TEXT = `lower(username || ' ' || email || ' ' || real_name)`;
+import { containsPattern, MFA_USER_PREFIX_KEYS, MFA_USER_SEARCH_TEXT, prefixPattern, searchesInside } from '../../db/search-text.js';
 
 /**
  * SQL of the builtin MFA store; no rules here. Pass a transaction (`trx`) as `db` to run inside it
@@ -28,12 +26,17 @@ export function builtinRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
     /**
-     * Users whose username, email or real name contains `query`, by username, after `afterUsername`.
-     * Matches {@link MFA_USER_SEARCH_TEXT}, the expression of the trigram index (migration 0008).
+     * Users whose username, email or real name contains `query` (three letters or digits in a row:
+     * trigram index), or, for a shorter query, whose username, email, name or surname starts with it
+     * (prefix indexes); by username, after `afterUsername`. See db/search-text.ts.
      */
     searchUsers(query: string, afterUsername: string | null, limit: number) {
-      const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      let q = db.selectFrom('mfa_user').selectAll().where(sql.raw(MFA_USER_SEARCH_TEXT), 'like', pattern);
+      let q = db.selectFrom('mfa_user').selectAll();
+      if (searchesInside(query)) q = q.where(sql.raw(MFA_USER_SEARCH_TEXT), 'like', containsPattern(query));
+      else if (query !== '') {
+        const prefix = prefixPattern(query);
+        q = q.where((eb) => eb.or(MFA_USER_PREFIX_KEYS.map((key) => eb(sql.raw(key), 'like', prefix))));
+      }
       if (afterUsername !== null) q = q.where(sql`lower(username)`, '>', afterUsername.toLowerCase());
       return q
         .orderBy(sql`lower(username)`)

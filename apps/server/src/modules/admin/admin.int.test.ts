@@ -51,6 +51,21 @@ describe('GET /api/admin/users', () => {
     expect(admins[0]).toMatchObject({ upn: 'admin@example.com', protection: { protected: true, reason: 'restricted_role' } });
   });
 
+  it('finds users by the first one or two letters of their sign-in name, e-mail, name or surname', async () => {
+    const upnsFor = async (q: string) =>
+      adminUsersResponseSchema
+        .parse((await callAs(m, HELPDESK, 'GET', `/api/admin/users?q=${encodeURIComponent(q)}`)).json())
+        .users.map((u) => u.upn);
+    expect(await upnsFor('bo')).toContain('bob@example.com');
+    // "Bob Brown": the surname's first letters find him too, whatever their case.
+    expect(await upnsFor('bR')).toContain('bob@example.com');
+    // Two letters inside a word are not looked for (no trigram): "ob" is not the start of anything of bob's.
+    expect(await upnsFor('ob')).not.toContain('bob@example.com');
+    // LIKE's wildcards are letters like any other.
+    expect(await upnsFor('%')).toEqual([]);
+    expect(await upnsFor('_o')).toEqual([]);
+  });
+
   it('pages with a cursor', async () => {
     const first = adminUsersResponseSchema.parse((await callAs(m, HELPDESK, 'GET', '/api/admin/users?q=example.com&limit=2')).json());
     expect(first.users).toHaveLength(2);

@@ -1,10 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, DirectorySource, DirectoryUserTable } from '../../db/schema.js';
+import { containsPattern, DIRECTORY_PREFIX_KEYS, DIRECTORY_SEARCH_TEXT, prefixPattern, searchesInside } from '../../db/search-text.js';
 
 /** How often a returning user's `last_seen_at` is refreshed (getuserinfo writes nothing in between). */
 export const LAST_SEEN_RESOLUTION_MS = 60 * 60 * 1000;
-/** What the directory search matches: the expression of the trigram index (migration 0008). */
-export const DIRECTORY_SEARCH_TEXT = `lower(upn || ' ' || email || ' ' || display_name)`;
 
 export interface DirectoryUser {
   upn: string;
@@ -98,12 +97,17 @@ export function directoryRepository(db: Kysely<Database>) {
       if (recorded.size > SEEN_TOKEN_MEMORY_ENTRIES) recorded.delete(recorded.keys().next().value!);
     },
     /**
-     * Users whose sign-in name, e-mail or name contains `query`, by sign-in name, after `afterUpn`
-     * (trigram index over {@link DIRECTORY_SEARCH_TEXT}, migration 0008).
+     * Users whose sign-in name, e-mail or name contains `query` (three letters or digits in a row:
+     * trigram index), or, for a shorter query, whose sign-in name, e-mail, name or surname starts with
+     * it (prefix indexes); by sign-in name, after `afterUpn`. See db/search-text.ts.
      */
     search(query: string, afterUpn: string | null, limit: number) {
-      const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      let q = db.selectFrom('directory_user').selectAll().where(sql.raw(DIRECTORY_SEARCH_TEXT), 'like', pattern);
+      let q = db.selectFrom('directory_user').selectAll();
+      if (searchesInside(query)) q = q.where(sql.raw(DIRECTORY_SEARCH_TEXT), 'like', containsPattern(query));
+      else if (query !== '') {
+        const prefix = prefixPattern(query);
+        q = q.where((eb) => eb.or(DIRECTORY_PREFIX_KEYS.map((key) => eb(sql.raw(key), 'like', prefix))));
+      }
       if (afterUpn !== null) q = q.where('upn', '>', afterUpn.toLowerCase());
       return q.orderBy('upn').limit(limit).execute();
     },

@@ -1,0 +1,27 @@
+/**
+ * What admin user search matches, on the builtin store (`mfa_user`) and on the portal's directory
+ * (`directory_user`). The planner uses an expression index only for the very same expression, so the
+ * repositories' queries and the indexes (migrations 0008 and 0016, which keep their own copies, as a
+ * shipped migration never changes) must agree: `test/scale.int.test.ts` asks for each plan.
+ *
+ * - A query with three letters or digits in a row matches anywhere in the sign-in name, e-mail and
+ *   name, through a trigram index.
+ * - A shorter query (one or two letters, or letters split by punctuation) has no trigram to look up:
+ *   it matches the start of the sign-in name, the e-mail, the name or the surname (its last word),
+ *   each through a prefix index, so it never reads the whole table.
+ */
+export const MFA_USER_SEARCH_TEXT = `lower(username || ' ' || email || ' ' || real_name)`;
+export const DIRECTORY_SEARCH_TEXT = `lower(upn || ' ' || email || ' ' || display_name)`;
+
+const surnameOf = (column: string) => `regexp_replace(lower(${column}), '^.*\\s', '')`;
+export const MFA_USER_PREFIX_KEYS = ['lower(username)', 'lower(email)', 'lower(real_name)', surnameOf('real_name')] as const;
+export const DIRECTORY_PREFIX_KEYS = ['lower(upn)', 'lower(email)', 'lower(display_name)', surnameOf('display_name')] as const;
+
+/** Whether a query can be looked up by trigrams: three letters or digits in a row (pg_trgm's words). */
+export const searchesInside = (query: string) => /[\p{L}\p{N}]{3}/u.test(query);
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** LIKE pattern for "contains" (trigram search). */
+export const containsPattern = (query: string) => `%${escapeLike(query.toLowerCase())}%`;
+/** LIKE pattern for "starts with" (prefix search). */
+export const prefixPattern = (query: string) => `${escapeLike(query.toLowerCase())}%`;
