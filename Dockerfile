@@ -1,10 +1,11 @@
 # syntax=docker/dockerfile:1
-# The MFA self-service portal as one container: the Fastify server (TypeScript run by tsx) serving
-# the built web application. Multi-stage: the web build and the dev dependencies stay behind.
+# The MFA self-service portal as one container: the Fastify server (compiled ahead of time into
+# apps/server/dist by `npm run build`) serving the built web application. Multi-stage: the builds and
+# the dev dependencies stay behind.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# 1. Build the web application (needs every workspace's dev dependencies).
+# 1. Build the web application and the server (needs every workspace's dev dependencies).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -14,7 +15,9 @@ COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
+COPY scripts/build-server.ts scripts/
 COPY packages/shared packages/shared
+COPY apps/server/src apps/server/src
 COPY apps/web apps/web
 COPY locales locales
 RUN npm run build
@@ -38,11 +41,10 @@ ENV NODE_ENV=production \
     NODE_OPTIONS=--enable-source-maps
 WORKDIR /app
 COPY --from=deps /app/node_modules node_modules
-COPY package.json tsconfig.base.json ./
+COPY package.json ./
 COPY packages/shared/package.json packages/shared/
-COPY packages/shared/src packages/shared/src
-COPY apps/server/package.json apps/server/tsconfig.json apps/server/
-COPY apps/server/src apps/server/src
+COPY apps/server/package.json apps/server/
+COPY --from=build /app/apps/server/dist apps/server/dist
 COPY locales locales
 COPY --from=build /app/apps/web/dist apps/web/dist
 RUN mkdir -p /data && chown node:node /data
@@ -53,4 +55,4 @@ EXPOSE 8443
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "const m=process.env.TLS==='off'?require('node:http'):require('node:https');m.get({host:'127.0.0.1',port:process.env.PORT||8443,path:'/healthz',rejectUnauthorized:false,timeout:2000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"
 STOPSIGNAL SIGTERM
-CMD ["node", "--import", "tsx", "apps/server/src/server.ts"]
+CMD ["node", "apps/server/dist/server.js"]

@@ -65,8 +65,9 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    // The same server `npm start` runs (the SPA is built by `npm test` before this), fresh data each run.
-    command: `rm -rf "${dataDir}" && node --import tsx ../apps/server/src/server.ts`,
+    // The same server `npm start` runs, compiled (`npm run build`, which `npm test` runs before this,
+    // builds the SPA and apps/server/dist), with fresh data each run.
+    command: `rm -rf "${dataDir}" && node --enable-source-maps ../apps/server/dist/server.js`,
     cwd: import.meta.dirname,
     url: `${BASE_URL}settings/APIInfo`,
     ignoreHTTPSErrors: true,

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 
 /** What the certificate depends on (the configuration's `tls`, `dataDir` and `publicUrl`). */
 export interface TlsSettings {
@@ -30,6 +29,8 @@ export async function loadTls(config: TlsSettings): Promise<TlsMaterial | null> 
     return { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8') };
   }
   const host = new URL(config.publicUrl).hostname;
+  // Loaded only when a certificate is made (the first start): its X.509 stack costs every start otherwise.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: host }], {
     keySize: 2048,
     days: 825,
