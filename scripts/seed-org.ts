@@ -11,7 +11,7 @@ import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrate.js';
 import { seedDemoStaff } from '../apps/server/src/demo/seed.js';
-import { seedOrganisation } from '../apps/server/src/demo/org-seed.js';
+import { seedOrganisation, settleOrganisationTables } from '../apps/server/src/demo/org-seed.js';
 import { loadMfaKeys } from '../apps/server/src/mfa/mfa-keys.js';
 
 const { values } = parseArgs({
@@ -53,6 +53,7 @@ try {
       }
     },
   });
+  if (users > 0 || events > 0) await settleOrganisationTables(database.db);
   console.log(
     `seed:org added ${result.usersAdded.toLocaleString('en')} users and ${result.eventsAdded.toLocaleString('en')} audit events in ` +
       `${((performance.now() - t0) / 1000).toFixed(1)} s (${database.kind}); now ${result.usersTotal.toLocaleString('en')} users, ` +
