@@ -1,3 +1,6 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { containsPattern, prefixPattern } from './like.js';
+
 /**
  * What admin user search matches, on the builtin store (`mfa_user`) and on the portal's directory
  * (`directory_user`). The planner uses an expression index only for the very same expression, so the
@@ -18,10 +21,18 @@ export const MFA_USER_PREFIX_KEYS = ['lower(username)', 'lower(email)', 'lower(r
 export const DIRECTORY_PREFIX_KEYS = ['lower(upn)', 'lower(email)', 'lower(display_name)', surnameOf('display_name')] as const;
 
 /** Whether a query can be looked up by trigrams: three letters or digits in a row (pg_trgm's words). */
-export const searchesInside = (query: string) => /[\p{L}\p{N}]{3}/u.test(query);
+const searchesInside = (query: string) => /[\p{L}\p{N}]{3}/u.test(query);
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-/** LIKE pattern for "contains" (trigram search). */
-export const containsPattern = (query: string) => `%${escapeLike(query.toLowerCase())}%`;
-/** LIKE pattern for "starts with" (prefix search). */
-export const prefixPattern = (query: string) => `${escapeLike(query.toLowerCase())}%`;
+/**
+ * The WHERE condition of an admin user search over `text` (the trigram-indexed expression) and
+ * `prefixKeys` (the prefix-indexed ones) of one table; null for an empty query (everyone).
+ */
+export function userSearchCondition(query: string, text: string, prefixKeys: readonly string[]): RawBuilder<SqlBool> | null {
+  if (searchesInside(query)) return sql<SqlBool>`${sql.raw(text)} like ${containsPattern(query)}`;
+  if (query === '') return null;
+  const prefix = prefixPattern(query);
+  return sql<SqlBool>`(${sql.join(
+    prefixKeys.map((key) => sql`${sql.raw(key)} like ${prefix}`),
+    sql` or `,
+  )})`;
+}

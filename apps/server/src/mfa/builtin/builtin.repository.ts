@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database, MfaBypassCodeTable, MfaDeviceTable, MfaUserTable } from '../../db/schema.js';
-import { containsPattern, MFA_USER_PREFIX_KEYS, MFA_USER_SEARCH_TEXT, prefixPattern, searchesInside } from '../../db/search-text.js';
+import { MFA_USER_PREFIX_KEYS, MFA_USER_SEARCH_TEXT, userSearchCondition } from '../../db/search-text.js';
 
 /**
  * SQL of the builtin MFA store; no rules here. Pass a transaction (`trx`) as `db` to run inside it
@@ -32,11 +32,8 @@ export function builtinRepository(db: Kysely<Database>) {
      */
     searchUsers(query: string, afterUsername: string | null, limit: number) {
       let q = db.selectFrom('mfa_user').selectAll();
-      if (searchesInside(query)) q = q.where(sql.raw(MFA_USER_SEARCH_TEXT), 'like', containsPattern(query));
-      else if (query !== '') {
-        const prefix = prefixPattern(query);
-        q = q.where((eb) => eb.or(MFA_USER_PREFIX_KEYS.map((key) => eb(sql.raw(key), 'like', prefix))));
-      }
+      const matches = userSearchCondition(query, MFA_USER_SEARCH_TEXT, MFA_USER_PREFIX_KEYS);
+      if (matches) q = q.where(matches);
       if (afterUsername !== null) q = q.where(sql`lower(username)`, '>', afterUsername.toLowerCase());
       return q
         .orderBy(sql`lower(username)`)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database, HardwareTokenStatus } from '../../db/schema.js';
+import { containsPattern } from '../../db/like.js';
 import { tokenSeedAad } from './builtin-mapping.js';
 import type { ImportRefusal, ImportReport, InventoryToken, TokenInventory } from '../inventory.js';
 import { MfaError } from '../port.js';
@@ -75,7 +76,7 @@ export function createInventory(db: Kysely<Database>, box: SecretBox): TokenInve
     async list(filter: { q?: string; status?: HardwareTokenStatus; limit: number }): Promise<InventoryToken[]> {
       let q = base();
       if (filter.q) {
-        const pattern = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const pattern = containsPattern(filter.q);
         q = q.where((eb) => eb.or([eb(sql`lower(t.serial)`, 'like', pattern), eb(sql`lower(u.username)`, 'like', pattern)]));
       }
       if (filter.status) q = q.where('t.status', '=', filter.status);

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AuditEventTable, Database } from '../../db/schema.js';
+import { escapeLike } from '../../db/like.js';
 
 export type AuditRow = Selectable<AuditEventTable>;
 
@@ -81,7 +82,7 @@ export function auditRepository(db: Kysely<Database>) {
       if (f.target) q = q.where(sql`lower(target_upn)`, '=', f.target.toLowerCase());
       if (f.action)
         q = f.action.endsWith('.*')
-          ? q.where('action', 'like', `${f.action.slice(0, -2).replace(/[\\%_]/g, (c) => `\\${c}`)}.%`)
+          ? q.where('action', 'like', `${escapeLike(f.action.slice(0, -2))}.%`)
           : q.where('action', '=', f.action);
       if (f.outcome) q = q.where('outcome', '=', f.outcome);
       if (f.from) q = q.where('occurred_at', '>=', f.from);

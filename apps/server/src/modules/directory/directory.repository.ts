@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, DirectorySource, DirectoryUserTable } from '../../db/schema.js';
-import { containsPattern, DIRECTORY_PREFIX_KEYS, DIRECTORY_SEARCH_TEXT, prefixPattern, searchesInside } from '../../db/search-text.js';
+import { DIRECTORY_PREFIX_KEYS, DIRECTORY_SEARCH_TEXT, userSearchCondition } from '../../db/search-text.js';
 
 /** How often a returning user's `last_seen_at` is refreshed (getuserinfo writes nothing in between). */
 export const LAST_SEEN_RESOLUTION_MS = 60 * 60 * 1000;
@@ -103,11 +103,8 @@ export function directoryRepository(db: Kysely<Database>) {
      */
     search(query: string, afterUpn: string | null, limit: number) {
       let q = db.selectFrom('directory_user').selectAll();
-      if (searchesInside(query)) q = q.where(sql.raw(DIRECTORY_SEARCH_TEXT), 'like', containsPattern(query));
-      else if (query !== '') {
-        const prefix = prefixPattern(query);
-        q = q.where((eb) => eb.or(DIRECTORY_PREFIX_KEYS.map((key) => eb(sql.raw(key), 'like', prefix))));
-      }
+      const matches = userSearchCondition(query, DIRECTORY_SEARCH_TEXT, DIRECTORY_PREFIX_KEYS);
+      if (matches) q = q.where(matches);
       if (afterUpn !== null) q = q.where('upn', '>', afterUpn.toLowerCase());
       return q.orderBy('upn').limit(limit).execute();
     },
