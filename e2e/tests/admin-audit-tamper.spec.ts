@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { PGlite } from '@electric-sql/pglite';
 import { answerPasscode, DEMO_PASSWORD, demoTokenSeed, hotp, signInAt } from './helpers';
 import { expectAccessible, pressButton, watchCsp } from './support/portal';
+import { startPortalProcess, type PortalProcess } from './support/portal-process';
 
 /**
  * Tampering with the audit log in the database is detected, end to end. The shared e2e server holds
@@ -22,48 +21,23 @@ const ADMIN_TOKEN = 'D100-0006';
 const serverEntry = path.join(import.meta.dirname, '..', '..', 'apps', 'server', 'src', 'server.ts');
 
 let dataDir: string;
-let server: ChildProcess | undefined;
+let server: PortalProcess | undefined;
 let counter = 0;
 const nextAdminCode = () => hotp(demoTokenSeed(ADMIN_TOKEN), counter++);
 
 async function startServer(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    cwd: path.dirname(serverEntry),
-    env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', DEMO_PASSWORD },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  server = child;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the portal exited (${child.exitCode}): ${output}`);
-    if ((await statusOf(`${BASE}settings/APIInfo`)) === 200) return;
-    if (Date.now() > deadline) throw new Error(`the portal did not start: ${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** The status of a GET, or 0 when nothing answers (the certificate is the portal's self-signed one). */
-function statusOf(url: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = https.get(url, { rejectUnauthorized: false, timeout: 2_000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(0));
+  server = await startPortalProcess({
+    entry: serverEntry,
+    baseUrl: BASE,
+    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', DEMO_PASSWORD },
+    timeoutMs: 90_000,
   });
 }
 
 async function stopServer(): Promise<void> {
-  const child = server;
+  const portal = server;
   server = undefined;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
+  await portal?.stop();
 }
 
 async function signedInAdmin(browser: Browser): Promise<Page> {

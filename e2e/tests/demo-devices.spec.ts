@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { answerPasscode, DEMO_PASSWORD, demoTokenSeed, hotp, onDuo, signInAt, totpAt, totpStep } from './helpers';
 import { answerPush, pushIds } from './support/duo-standin';
 import { pressButton, stepUpDialog, typeInto } from './support/portal';
+import { startPortalProcess, type PortalProcess } from './support/portal-process';
 
 /**
  * Honest capabilities, end to end, on both providers: every demo device of every demo account shows
@@ -78,21 +77,10 @@ async function appCode(upn: string, name: string): Promise<string> {
 }
 
 let dataDir: string;
-let server: ChildProcess | undefined;
+let server: PortalProcess | undefined;
 /** On Duo: the journeys' own stand-in control file (pushes are answered there), and the one it replaces. */
 let controlFile: string | undefined;
 const sharedControlFile = process.env.DUO_STANDIN_CONTROL_FILE;
-
-function statusOf(url: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = https.get(url, { rejectUnauthorized: false, timeout: 2_000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(0));
-  });
-}
 
 test.beforeAll(async () => {
   // A busy machine (CI's two cores) takes a minute or more to start the portal (and on Duo its stand-in).
@@ -103,10 +91,10 @@ test.beforeAll(async () => {
     controlFile = path.join(dataDir, 'standin-control.json');
     process.env.DUO_STANDIN_CONTROL_FILE = controlFile;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    cwd: path.dirname(serverEntry),
+  server = await startPortalProcess({
+    entry: serverEntry,
+    baseUrl: BASE,
     env: {
-      ...process.env,
       PORT: String(PORT),
       DATA_DIR: path.join(dataDir, 'data'),
       LOG_LEVEL: 'warn',
@@ -115,28 +103,12 @@ test.beforeAll(async () => {
       MFA_PROVIDER: onDuo ? 'duo' : 'builtin',
       ...(controlFile ? { DUO_STANDIN_CONTROL_FILE: controlFile } : {}),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    timeoutMs: 190_000,
   });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  server = child;
-  const deadline = Date.now() + 190_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the portal exited (${child.exitCode}): ${output}`);
-    if ((await statusOf(`${BASE}settings/APIInfo`)) === 200) return;
-    if (Date.now() > deadline) throw new Error(`the portal did not start: ${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 });
 
 test.afterAll(async () => {
-  const child = server;
-  if (child && child.exitCode === null) {
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   if (onDuo) process.env.DUO_STANDIN_CONTROL_FILE = sharedControlFile;
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
