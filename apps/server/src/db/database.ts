@@ -16,6 +16,73 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** Connections of the pool now (for metrics). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
+  /**
+   * Listens to a notification channel (PostgreSQL LISTEN, on a connection of its own that comes back by
+   * itself after a failure; PGlite's own listeners). `onState(false)` when notifications may have been
+   * missed (the connection failed), `onState(true)` once listening (again). Answers how to stop.
+   */
+  subscribe?(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void): () => Promise<void>;
+}
+
+/** How long a lost notification connection waits before its next attempt (doubling up to the last). */
+const LISTEN_RETRY_MS = [250, 500, 1000, 2000, 5000];
+
+/** LISTEN on a dedicated PostgreSQL connection, reconnecting after any failure (see DatabaseHandle.subscribe). */
+function subscribePostgres(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState: (listening: boolean) => void,
+  connectMs: number | undefined,
+): () => Promise<void> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let attempt = 0;
+  const retry = () => {
+    if (stopped || timer) return;
+    const wait = LISTEN_RETRY_MS[Math.min(attempt++, LISTEN_RETRY_MS.length - 1)]!;
+    timer = setTimeout(() => {
+      timer = null;
+      void connect();
+    }, wait);
+    timer.unref();
+  };
+  const lost = (c: pg.Client) => {
+    if (client !== c) return;
+    client = null;
+    onState(false);
+    c.end().catch(() => {});
+    retry();
+  };
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url, ...(connectMs ? { connectionTimeoutMillis: connectMs } : {}) });
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    c.on('notification', (n) => {
+      if (n.channel === channel) onMessage(n.payload ?? '');
+    });
+    client = c;
+    try {
+      await c.connect();
+      // Keep the process free to exit: this connection only listens.
+      (c as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+      await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+      if (stopped || client !== c) return void c.end().catch(() => {});
+      attempt = 0;
+      onState(true);
+    } catch {
+      lost(c);
+    }
+  };
+  void connect();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    const c = client;
+    client = null;
+    if (c) await c.end().catch(() => {});
+  };
 }
 
 // PostgreSQL `timestamptz` and `int8` come back as Date and string by default; counts must be numbers.
@@ -96,6 +163,7 @@ export async function openDatabase(opts: {
       url: opts.url,
       close: () => db.destroy(),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+      subscribe: (channel, onMessage, onState) => subscribePostgres(opts.url!, channel, onMessage, onState, opts.timeouts?.connectMs),
     };
   }
   let pglite = opts.pglite;
@@ -116,5 +184,22 @@ export async function openDatabase(opts: {
       if (owned) await pglite!.close();
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: 1 }),
+    // One process owns the embedded database: its notifications arrive after the query that caused them.
+    subscribe: (channel, onMessage, onState) => {
+      let stop: (() => Promise<void>) | null = null;
+      let stopped = false;
+      void pglite!.listen(channel, onMessage).then(
+        (unlisten) => {
+          if (stopped) return void unlisten().catch(() => {});
+          stop = unlisten;
+          onState(true);
+        },
+        () => onState(false),
+      );
+      return async () => {
+        stopped = true;
+        if (stop) await stop().catch(() => {});
+      };
+    },
   };
 }

@@ -14,6 +14,7 @@ import * as m0012 from './0012_session_revocation.js';
 import * as m0014 from './0014_notifications.js';
 import * as m0015 from './0015_reports.js';
 import * as m0016 from './0016_short_search.js';
+import * as m0017 from './0017_change_feed.js';
 
 /** Ordered by name. Never edit a migration that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014_notifications': m0014,
   '0015_reports': m0015,
   '0016_short_search': m0016,
+  '0017_change_feed': m0017,
 };

@@ -1,0 +1,151 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/database.js';
+import { ReadCache } from '../lib/read-cache.js';
+import { startChangeFeed, type ChangeFeed } from './change-feed.js';
+import type { DatabaseHandle } from './database.js';
+
+/**
+ * The change feed on the real database (PGlite, and PostgreSQL in the server-pg project): every
+ * committed change to what the API caches per user drops that user's cached reads, and only theirs.
+ */
+describe('change feed (migration 0017 and db/change-feed)', () => {
+  let database: DatabaseHandle;
+  let feed: ChangeFeed;
+  const cache = new ReadCache<string>({ name: 'test', maxEntries: 1000, ttlMs: () => 600_000 });
+  const users = ['carol@feed.test', 'dave@feed.test'];
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    feed = startChangeFeed(database, [cache as ReadCache<unknown>]);
+    for (let i = 0; i < 100 && !feed.listening; i++) await new Promise((r) => setTimeout(r, 50));
+    for (const upn of users) {
+      const row = await database.db
+        .insertInto('mfa_user')
+        .values({ username: upn === users[0] ? 'Carol@Feed.Test' : upn, email: upn, real_name: upn, status: 'active' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids[upn] = row.id;
+    }
+  });
+  afterAll(async () => {
+    await feed.stop();
+    await database.close();
+  });
+
+  /** Caches a value for both users, makes `change`, waits until the feed has heard it; answers who was dropped. */
+  async function dropped(change: () => Promise<unknown>): Promise<string[]> {
+    expect(await feed.heard()).toBe(true);
+    for (const upn of users) {
+      cache.invalidate([upn]);
+      await cache.get(upn, async () => 'kept');
+    }
+    await change();
+    expect(await feed.heard()).toBe(true);
+    const gone: string[] = [];
+    for (const upn of users) if ((await cache.get(upn, async () => 'fresh')) === 'fresh') gone.push(upn);
+    return gone;
+  }
+
+  beforeEach(() => cache.clear());
+
+  it('listens, and keeps values while it does', async () => {
+    expect(feed.listening).toBe(true);
+    expect(cache.isLive).toBe(true);
+    expect(await dropped(async () => {})).toEqual([]);
+  });
+
+  it('drops the user whose account row changed (lower-case sign-in name)', async () => {
+    expect(
+      await dropped(() => database.db.updateTable('mfa_user').set({ status: 'disabled' }).where('id', '=', ids[users[0]!]!).execute()),
+    ).toEqual([users[0]]);
+  });
+
+  it('drops the user whose device, bypass code or passkey credential changed', async () => {
+    const dave = ids[users[1]!]!;
+    const device = () =>
+      database.db
+        .insertInto('mfa_device')
+        .values({ user_id: dave, kind: 'authenticator', name: 'Phone' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    let deviceId = '';
+    expect(await dropped(async () => (deviceId = (await device()).id))).toEqual([users[1]]);
+    expect(
+      await dropped(() => database.db.updateTable('mfa_device').set({ name: 'Work phone' }).where('id', '=', deviceId).execute()),
+    ).toEqual([users[1]]);
+    expect(
+      await dropped(() =>
+        database.db
+          .insertInto('mfa_bypass_code')
+          .values({
+            user_id: dave,
+            code_hash: 'feed-test-hash',
+            uses_left: 1,
+            expires_at: new Date(Date.now() + 3600_000),
+            created_by: 'test',
+          })
+          .execute(),
+      ),
+    ).toEqual([users[1]]);
+    const passkey = await database.db
+      .insertInto('mfa_device')
+      .values({ user_id: dave, kind: 'passkey', name: 'Passkey' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(
+      await dropped(() =>
+        database.db
+          .insertInto('mfa_webauthn_credential')
+          .values({
+            device_id: passkey.id,
+            credential_id: 'feed-test-credential',
+            public_key: 'pk',
+            aaguid: '00000000-0000-0000-0000-000000000000',
+          })
+          .execute(),
+      ),
+    ).toEqual([users[1]]);
+    expect(await dropped(() => database.db.deleteFrom('mfa_device').where('user_id', '=', dave).execute())).toEqual([users[1]]);
+  });
+
+  it('drops the user whose sessions were revoked', async () => {
+    expect(
+      await dropped(() =>
+        database.db.insertInto('session_revocation').values({ upn: users[1]!, revoked_before: new Date(), reason: 'sign_out' }).execute(),
+      ),
+    ).toEqual([users[1]]);
+  });
+
+  it('drops nobody for a change that was rolled back', async () => {
+    const gone = await dropped(() =>
+      database.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.updateTable('mfa_user').set({ real_name: 'Nobody' }).execute();
+          throw new Error('roll back');
+        })
+        .catch(() => undefined),
+    );
+    expect(gone).toEqual([]);
+  });
+
+  it('drops everybody for one statement over very many users', async () => {
+    const gone = await dropped(() =>
+      sql`insert into mfa_user (username, status) select 'bulk-' || g || '-' || repeat('x', 40) || '@feed.test', 'active' from generate_series(1, 300) g`.execute(
+        database.db,
+      ),
+    );
+    expect(gone).toEqual(users);
+  });
+
+  it('keeps nothing once stopped', async () => {
+    const other = startChangeFeed(database, [
+      new ReadCache<string>({ name: 'other', maxEntries: 10, ttlMs: () => 1000 }) as ReadCache<unknown>,
+    ]);
+    await other.stop();
+    expect(other.listening).toBe(false);
+    expect(await other.heard()).toBe(false);
+  });
+});
