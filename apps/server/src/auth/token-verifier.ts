@@ -7,6 +7,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
+import { createHash } from 'node:crypto';
 import { AppError } from '../lib/errors.js';
 
 /** Who is calling, from a verified access token. */
@@ -22,6 +23,8 @@ export interface Caller {
   amr: string[];
   tokenId: string | undefined;
   issuedAt: number | undefined;
+  /** The token's expiry (`exp`, seconds since the epoch). */
+  expiresAt?: number;
 }
 
 export type TokenVerifier = (bearer: string | undefined) => Promise<Caller>;
@@ -97,7 +100,48 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       amr: strArray(payload.amr),
       tokenId: str(payload.jti) || undefined,
       issuedAt: payload.iat,
+      ...(payload.exp !== undefined ? { expiresAt: payload.exp } : {}),
     };
+  };
+}
+
+/**
+ * Remembers tokens it has verified (issue 16): a signed-in user's every API call carries the same access
+ * token, and checking its signature again each time is most of a light request's cost. A token is
+ * remembered by its SHA-256 digest until it expires (`exp`, never later) and for at most `maxAgeMs`;
+ * a refused token is never remembered, so it is checked again each time. The answer is frozen: callers
+ * share it. What a verified token says cannot change; whether its session was revoked is asked on each
+ * call, after this (withSessionRevocation).
+ */
+export function withVerifiedTokenCache(
+  verify: TokenVerifier,
+  opts: { maxEntries?: number; maxAgeMs?: number; now?: () => number; onLookup?: (hit: boolean) => void } = {},
+): TokenVerifier {
+  const maxEntries = opts.maxEntries ?? 10_000;
+  const maxAgeMs = opts.maxAgeMs ?? 5 * 60_000;
+  const now = opts.now ?? (() => Date.now());
+  const kept = new Map<string, { caller: Caller; until: number }>();
+  return async (authorization) => {
+    if (!authorization) return verify(authorization);
+    const key = createHash('sha256').update(authorization).digest('base64url');
+    const at = now();
+    const hit = kept.get(key);
+    if (hit !== undefined) {
+      if (hit.until > at) {
+        opts.onLookup?.(true);
+        return hit.caller;
+      }
+      kept.delete(key);
+    }
+    opts.onLookup?.(false);
+    const caller = await verify(authorization);
+    if (caller.expiresAt === undefined) return caller;
+    const until = Math.min(caller.expiresAt * 1000, at + maxAgeMs);
+    if (until <= at) return caller;
+    const frozen = Object.freeze({ ...caller, roles: Object.freeze([...caller.roles]), amr: Object.freeze([...caller.amr]) }) as Caller;
+    kept.set(key, { caller: frozen, until });
+    if (kept.size > maxEntries) kept.delete(kept.keys().next().value as string);
+    return frozen;
   };
 }
 
