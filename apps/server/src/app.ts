@@ -6,7 +6,15 @@ import type { AppConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { resolveTenantId } from './auth/entra-tenant.js';
 import { apiRoutes } from './api-routes.js';
-import { createTokenVerifier, localJwks, remoteJwks, scopeValueOf, type TokenVerifier } from './auth/token-verifier.js';
+import {
+  createTokenVerifier,
+  localJwks,
+  remoteJwks,
+  scopeValueOf,
+  withVerifiedTokenCache,
+  type TokenVerifier,
+} from './auth/token-verifier.js';
+import { startChangeFeed, type ChangeFeed } from './db/change-feed.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './lib/errors.js';
 import { PERMISSIONS_POLICY } from './lib/permissions-policy.js';
 import { installRequestLogging, loggerOptions, requestIdGenerator } from './lib/logging.js';
@@ -29,7 +37,7 @@ import { portalReadinessChecks } from './modules/health/health.checks.js';
 import { createHealthService, type HealthService } from './modules/health/health.service.js';
 import { installHttpMetrics } from './modules/metrics/metrics.hooks.js';
 import { createMetrics, type PortalMetrics } from './modules/metrics/metrics.registry.js';
-import { withAuthenticationMetrics, withProviderMetrics } from './modules/metrics/metrics.recorders.js';
+import { cacheLookupRecorder, withAuthenticationMetrics, withProviderMetrics } from './modules/metrics/metrics.recorders.js';
 import { metricsRoutes } from './modules/metrics/metrics.routes.js';
 import { buildMetricsServer } from './modules/metrics/metrics.server.js';
 import { createScimGroupsService } from './modules/scim/scim-groups.service.js';
@@ -40,6 +48,7 @@ import { withSessionRevocation } from './modules/sessions/sessions.service.js';
 import { createReportSnapshotJob } from './modules/admin/reports/report-snapshot.job.js';
 
 import { createServices } from './services.js';
+import type { ReadCache } from './lib/read-cache.js';
 import type { NotificationSender } from './modules/notifications/notification-sender.js';
 
 export { createServices, type Services } from './services.js';
@@ -65,6 +74,8 @@ declare module 'fastify' {
     health: HealthService;
     /** GET /metrics alone, for METRICS_PORT (server.ts listens on it); null when not configured. */
     metricsServer: FastifyInstance | null;
+    /** The database's change feed that keeps the per-user read caches true (null with READ_CACHE=false). */
+    changeFeed: ChangeFeed | null;
     /** The security notification sender (null when SMTP_URL is unset); stopped on close. */
     notificationSender: NotificationSender | null;
   }
@@ -91,6 +102,31 @@ function contentSecurityPolicy(config: AppConfig) {
       'upgrade-insecure-requests': [],
     },
   };
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The per-user read caches (issue 16) follow the database's change feed, which names the users every
+ * committed change touched, on every instance. A change made through this instance also empties them
+ * before its answer leaves: the caller's next request sees it, whatever the feed's delay.
+ */
+function installReadCaches(app: FastifyInstance, database: DatabaseHandle, caches: ReadCache<unknown>[], metrics: PortalMetrics): void {
+  if (caches.length === 0) return void app.decorate('changeFeed', null);
+  const log = app.log.child({ module: 'change-feed' });
+  const feed = startChangeFeed(database, caches, {
+    onState: (listening) => {
+      metrics.changeFeedListening.set(listening ? 1 : 0);
+      if (listening) log.debug('listening to the change feed: per-user reads are kept');
+      else log.warn('the change feed is not heard: per-user reads are not kept until it is back');
+    },
+  });
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (!READS.has(request.method)) for (const cache of caches) cache.clear();
+    return payload;
+  });
+  app.addHook('onClose', async () => feed.stop());
+  app.decorate('changeFeed', feed);
 }
 
 /**
@@ -193,6 +229,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       requiredScope: scopeValueOf(config.idp.scope),
     });
   }
+  if (config.readCache) verify = withVerifiedTokenCache(verify, { onLookup: cacheLookupRecorder(metrics, 'token') });
+  installReadCaches(app, database, services.readCaches.all, metrics);
   // A token issued before its user's sessions were revoked (sign-out, ...) is refused (issue 14); the
   // profile call still answers a disabled account's earlier token with its status (account disabled).
   const verifyProfile = withAuthenticationMetrics(
@@ -253,7 +291,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(settingsRoutes, { prefix, config });
   // Just-in-time provisioning at the first getuserinfo (PROVISIONING=jit|both).
   const jit = createJitProvisioning({ db: database.db, mfa, audit, config: config.provisioning });
-  await app.register(accountRoutes, { prefix, config, verify: verifyProfile, mfa, directory: services.directory, jit });
+  await app.register(accountRoutes, {
+    prefix,
+    config,
+    verify: verifyProfile,
+    mfa,
+    directory: services.directory,
+    jit,
+    userData: services.readCaches.userData,
+  });
   await app.register(apiRoutes, { prefix, services, verify });
   // Provisioning (issue 15): SCIM 2.0 for the directory, and the admin screens' tokens for it.
   const scimBaseUrl = `${config.publicUrl}scim/v2/`;

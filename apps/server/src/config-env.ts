@@ -89,6 +89,7 @@ export const envSchema = z
       .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be an HTTP header name (letters, digits and dashes), e.g. x-request-id')
       .default('x-request-id'),
     SHUTDOWN_GRACE_SECONDS: int(1, 600, 10),
+    READ_CACHE: bool.default(true),
 
     IDP_MODE: z.enum(['embedded', 'entra'], { message: 'must be embedded or entra' }).default('embedded'),
     ALLOW_EMBEDDED_IDP_IN_PRODUCTION: bool.default(false),

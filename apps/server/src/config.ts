@@ -33,6 +33,11 @@ export interface AppConfig {
   requestIdHeader: string;
   /** On SIGTERM: how long requests in flight may take to finish before the process gives up. */
   shutdownGraceSeconds: number;
+  /**
+   * Per-user read caches (issue 16): verified tokens, session revocations and the builtin provider's
+   * MFA data, kept true by the database's change feed. READ_CACHE=false reads the database every time.
+   */
+  readCache: boolean;
   idp:
     | { mode: 'embedded'; issuer: string; clientId: string; audience: string; scope: string; demoPassword: string }
     | { mode: 'entra'; tenantId: string; authorityHost: string; clientId: string; audience: string; scope: string };
@@ -182,6 +187,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     metrics: { token: env.METRICS_TOKEN ?? null, port: env.METRICS_PORT ?? null, host: env.METRICS_HOST ?? env.HOST },
     requestIdHeader: env.REQUEST_ID_HEADER,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    readCache: env.READ_CACHE,
     idp,
     roles: rolesOf(env),
     redirectWhitelist: env.REDIRECT_WHITELIST ?? uniq(['https://localhost', origin]),

@@ -18,7 +18,16 @@ import { createWebauthnService, type WebauthnService } from './modules/webauthn/
 import { type PortalMetrics } from './modules/metrics/metrics.registry.js';
 import { withAuditMetrics } from './modules/metrics/metrics.recorders.js';
 import { createScimTokensService, type ScimTokensService } from './modules/scim/scim-tokens.service.js';
-import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.js';
+import {
+  createSessionsService,
+  REVOCATION_CACHE_TTL_MS,
+  type SessionRevocation,
+  type SessionsService,
+} from './modules/sessions/sessions.service.js';
+import { userDataTtlMs } from './modules/account/user-data-cache.js';
+import { cacheLookupRecorder } from './modules/metrics/metrics.recorders.js';
+import { ReadCache } from './lib/read-cache.js';
+import type { MfaData } from '@mfa-portal/shared';
 import { createIdentityVerifications, type IdentityVerifications } from './modules/admin/common/identity-verification.js';
 import { createEnrolmentPassService, type EnrolmentPassService } from './modules/enrolment-pass/enrolment-pass.service.js';
 import { reportsRepository } from './modules/admin/reports/reports.repository.js';
@@ -64,6 +73,38 @@ export interface Services {
   notifications: NotificationsService;
   /** Approximate location of a client address (IP_LOCATIONS). */
   locate: IpLocator;
+  /** Per-user reads kept in memory while the database's change feed listens (issue 16; app.ts starts the feed). */
+  readCaches: ReadCaches;
+}
+
+/**
+ * The per-user read caches (READ_CACHE): each user's session revocation, and their MFA data when the
+ * builtin provider keeps it in the portal's own database (every change to it reaches the change feed;
+ * Duo's does not, so its data is always asked).
+ */
+export interface ReadCaches {
+  revocations: ReadCache<SessionRevocation | null> | null;
+  userData: ReadCache<MfaData> | null;
+  all: ReadCache<unknown>[];
+}
+
+/** Users whose reads are kept, per cache (the oldest go first): about 1 KiB each, some 20 MiB at most. */
+const READ_CACHE_ENTRIES = 20_000;
+
+function createReadCaches(config: AppConfig, mfa: MfaProvider, metrics?: PortalMetrics): ReadCaches {
+  if (!config.readCache) return { revocations: null, userData: null, all: [] };
+  const onLookup = (name: string) => (metrics ? { onLookup: cacheLookupRecorder(metrics, name) } : {});
+  const revocations = new ReadCache<SessionRevocation | null>({
+    name: 'revocation',
+    maxEntries: READ_CACHE_ENTRIES,
+    ttlMs: () => REVOCATION_CACHE_TTL_MS,
+    ...onLookup('revocation'),
+  });
+  const userData =
+    mfa.name === 'builtin'
+      ? new ReadCache<MfaData>({ name: 'user_data', maxEntries: READ_CACHE_ENTRIES, ttlMs: userDataTtlMs, ...onLookup('user_data') })
+      : null;
+  return { revocations, userData, all: [revocations, ...(userData ? [userData] : [])] as ReadCache<unknown>[] };
 }
 
 export function createServices(
@@ -75,6 +116,7 @@ export function createServices(
   databaseUrl?: string,
 ): Services {
   const directory = directoryRepository(db);
+  const readCaches = createReadCaches(config, mfa, metrics);
   // Every audit append queues, in its own transaction, the e-mail the event causes (issue 19).
   const notifications = createNotificationsService({
     db,
@@ -148,9 +190,11 @@ export function createServices(
     sessions: createSessionsService({
       db,
       ...(config.idp.mode === 'embedded' ? { endProviderSessions: createIdpSessionRevoker(db).revokeAll } : {}),
+      ...(readCaches.revocations ? { cache: readCaches.revocations } : {}),
     }),
     reports: createReportsService({ repo: reportsRepository(db), provider: mfa.name }),
     notifications,
     locate: createIpLocator(config.ipLocations),
+    readCaches,
   };
 }

@@ -52,6 +52,8 @@ export async function buildTestApp(
   const webRoot = makeWebFixture();
   const app = await buildApp({ config, database, webRoot, logger: false });
   await app.ready();
+  // The per-user read caches keep values once the change feed listens: start every test from there.
+  for (let i = 0; i < 200 && app.changeFeed && !app.changeFeed.listening; i++) await new Promise((r) => setTimeout(r, 25));
   return {
     app,
     config,

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { generateKeyPair, SignJWT, decodeProtectedHeader } from 'jose';
 import { CLAIMS_HEADER, userInfoResponseSchema } from '@mfa-portal/shared';
 import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../../test/app.js';
+import { createTestDatabase } from '../../../test/database.js';
 import { signIn } from '../../../test/oidc-flow.js';
 
 const claimsHeader = (claims: object) => Buffer.from(JSON.stringify(claims)).toString('base64url');
@@ -59,6 +60,8 @@ describe('GET /account/getuserinfo', () => {
       .insertInto('mfa_bypass_code')
       .values({ user_id: user.id, code_hash: 'test-hash-1', uses_left: 1, expires_at: expires, created_by: 'test' })
       .execute();
+    // Made outside the API (as a job or script would): the change feed reports it to the read caches.
+    expect(await t.app.changeFeed?.heard()).toBe(true);
     const body = (await call(bob)).json();
     expect(body.mfa.bypassCodes).toEqual({ active: 1, nextExpiresAt: expires.toISOString() });
     await db.deleteFrom('mfa_bypass_code').where('code_hash', '=', 'test-hash-1').execute();
@@ -77,6 +80,7 @@ describe('GET /account/getuserinfo', () => {
     await db.updateTable('mfa_user').set({ status: 'active' }).where('username', '=', 'disabled@example.com').execute();
     const token = (await signIn(t.app, t.config, 'disabled@example.com', TEST_PASSWORD)).access_token;
     await db.updateTable('mfa_user').set({ status: 'disabled' }).where('username', '=', 'disabled@example.com').execute();
+    expect(await t.app.changeFeed?.heard()).toBe(true);
     const res = await call(token, 'userid=disabled@example.com');
     expect(res.statusCode).toBe(200);
     expect(res.json().mfa).toMatchObject({ status: 'disabled', statusReason: 'Disabled by the security team' });
@@ -218,5 +222,62 @@ describe('GET /account/getuserinfo with a token for another API', () => {
     });
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('auth.token_invalid');
+  });
+});
+
+describe('GET /account/getuserinfo and the per-user read caches (issue 16)', () => {
+  const query = '/account/getuserinfo?userid=bob@example.com';
+  const addBypassCode = async (t: TestApp, hash: string) => {
+    const db = t.database.db;
+    const user = await db.selectFrom('mfa_user').select('id').where('username', '=', 'bob@example.com').executeTakeFirstOrThrow();
+    await db
+      .insertInto('mfa_bypass_code')
+      .values({ user_id: user.id, code_hash: hash, uses_left: 1, expires_at: new Date(Date.now() + 3600_000), created_by: 'test' })
+      .execute();
+  };
+
+  it('keeps the reads until a change: made here, the next call sees it at once; made elsewhere, when the feed reports it', async () => {
+    // A feed that listens but never reports anything: what is kept stays kept, unless this instance changes something.
+    const database = await createTestDatabase();
+    const deaf = {
+      ...database,
+      subscribe: (_c: string, _m: (p: string) => void, onState: (l: boolean) => void) => (onState(true), async () => {}),
+    };
+    const t = await buildTestApp({}, { database: deaf });
+    try {
+      const bob = (await signIn(t.app, t.config, 'bob@example.com', TEST_PASSWORD)).access_token;
+      const call = () => t.app.inject({ url: query, headers: { authorization: `Bearer ${bob}` } });
+      expect((await call()).json().mfa.bypassCodes.active).toBe(0);
+      await addBypassCode(t, 'cache-test-hash-1');
+      // Kept: the change was made outside this instance and the feed (here) never told.
+      expect((await call()).json().mfa.bypassCodes.active).toBe(0);
+      const hits = await t.app.metrics.registry.getSingleMetricAsString('portal_read_cache_lookups_total');
+      expect(hits).toMatch(/cache="user_data",result="hit"} [1-9]/);
+      expect(hits).toMatch(/cache="revocation",result="hit"} [1-9]/);
+      expect(hits).toMatch(/cache="token",result="hit"} [1-9]/);
+      // A change through this instance (the sign-out) empties the caches before its answer leaves.
+      const out = await t.app.inject({ method: 'POST', url: '/api/me/sign-out', headers: { authorization: `Bearer ${bob}` } });
+      expect(out.statusCode).toBe(204);
+      const after = await call();
+      expect(after.statusCode).toBe(401);
+      expect(after.json().code).toBe('auth.token_expired');
+    } finally {
+      await t.close();
+      await database.close();
+    }
+  });
+
+  it('with READ_CACHE=false, reads the database on every call', async () => {
+    const t = await buildTestApp({ READ_CACHE: 'false' });
+    try {
+      expect(t.app.changeFeed).toBeNull();
+      const bob = (await signIn(t.app, t.config, 'bob@example.com', TEST_PASSWORD)).access_token;
+      const call = () => t.app.inject({ url: query, headers: { authorization: `Bearer ${bob}` } });
+      expect((await call()).json().mfa.bypassCodes.active).toBe(0);
+      await addBypassCode(t, 'cache-test-hash-2');
+      expect((await call()).json().mfa.bypassCodes.active).toBe(1);
+    } finally {
+      await t.close();
+    }
   });
 });

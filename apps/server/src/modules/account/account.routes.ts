@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CLAIMS_HEADER, errorBodySchema, userInfoQuerySchema, userInfoResponseSchema } from '@mfa-portal/shared';
+import { CLAIMS_HEADER, errorBodySchema, userInfoQuerySchema, userInfoResponseSchema, type MfaData } from '@mfa-portal/shared';
+import type { ReadCache } from '../../lib/read-cache.js';
 import type { AppConfig } from '../../config.js';
 import { authenticate } from '../../auth/authenticate.js';
 import type { TokenVerifier } from '../../auth/token-verifier.js';
@@ -11,7 +12,14 @@ import { getUserInfo } from './account.service.js';
 
 export async function accountRoutes(
   app: FastifyInstance,
-  opts: { config: AppConfig; verify: TokenVerifier; mfa: MfaProvider; directory: DirectoryRepository; jit?: JitProvisioning },
+  opts: {
+    config: AppConfig;
+    verify: TokenVerifier;
+    mfa: MfaProvider;
+    directory: DirectoryRepository;
+    jit?: JitProvisioning;
+    userData?: ReadCache<MfaData> | null;
+  },
 ): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/account/getuserinfo',

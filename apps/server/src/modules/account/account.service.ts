@@ -1,7 +1,15 @@
-import { clientClaimsSchema, isProtectedAccount, portalRoleOf, type UserInfoQuery, type UserInfoResponse } from '@mfa-portal/shared';
+import {
+  clientClaimsSchema,
+  isProtectedAccount,
+  portalRoleOf,
+  type MfaData,
+  type UserInfoQuery,
+  type UserInfoResponse,
+} from '@mfa-portal/shared';
 import type { AppConfig } from '../../config.js';
 import type { Caller } from '../../auth/token-verifier.js';
 import { AppError } from '../../lib/errors.js';
+import type { ReadCache } from '../../lib/read-cache.js';
 import type { MfaProvider } from '../../mfa/port.js';
 import type { DirectoryRepository } from '../directory/directory.repository.js';
 import type { JitProvisioning } from '../provisioning/jit.service.js';
@@ -27,7 +35,14 @@ export function parseClaimsHeader(value: string | undefined) {
  * is calling; the query and the claims header must agree with it (403 otherwise).
  */
 export async function getUserInfo(
-  deps: { config: AppConfig; mfa: MfaProvider; directory: DirectoryRepository; jit?: JitProvisioning },
+  deps: {
+    config: AppConfig;
+    mfa: MfaProvider;
+    directory: DirectoryRepository;
+    jit?: JitProvisioning;
+    /** The user's MFA data as last read, while the change feed keeps it true (issue 16). */
+    userData?: ReadCache<MfaData> | null;
+  },
   caller: Caller,
   query: UserInfoQuery,
   claimsHeader: string | undefined,
@@ -39,10 +54,13 @@ export async function getUserInfo(
   }
   const firstName = caller.givenName || query.firstname;
   const lastName = caller.familyName || query.lastname;
-  let mfa = await deps.mfa.getUserData(caller.upn);
+  const read = () => deps.mfa.getUserData(caller.upn);
+  let mfa = deps.userData ? await deps.userData.get(caller.upn, read) : await read();
   // Just-in-time provisioning: the first sign-in creates the account (then the user enrols a first device).
-  if (mfa.status === 'not_provisioned' && deps.jit?.enabled && (await deps.jit.provision(caller, meta)))
-    mfa = await deps.mfa.getUserData(caller.upn);
+  if (mfa.status === 'not_provisioned' && deps.jit?.enabled && (await deps.jit.provision(caller, meta))) {
+    deps.userData?.invalidate([caller.upn]);
+    mfa = await read();
+  }
   const displayName = caller.name || [firstName, lastName].filter(Boolean).join(' ') || caller.upn;
   // The portal remembers each user's roles as last seen: admins acting on them need to know (issue 5).
   // Once per access token: the same token shown again (a reload) tells nothing new (issue 16).

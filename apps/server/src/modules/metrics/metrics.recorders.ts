@@ -101,3 +101,10 @@ export function withAuthenticationMetrics(verify: TokenVerifier, metrics: Portal
     }
   };
 }
+
+/** Counts a read cache's lookups by result (hit, miss); the label children are bound once. */
+export function cacheLookupRecorder(metrics: PortalMetrics, cache: string): (hit: boolean) => void {
+  const hit = metrics.readCacheLookups.labels({ cache, result: 'hit' });
+  const miss = metrics.readCacheLookups.labels({ cache, result: 'miss' });
+  return (found) => (found ? hit.inc() : miss.inc());
+}

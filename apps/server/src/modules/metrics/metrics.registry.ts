@@ -18,6 +18,8 @@ export interface PortalMetrics {
   apiAuthentications: Counter<'outcome'>;
   mfaProviderCalls: Histogram<'provider' | 'operation' | 'outcome'>;
   mfaProviderErrors: Counter<'provider' | 'operation' | 'code'>;
+  readCacheLookups: Counter<'cache' | 'result'>;
+  changeFeedListening: Gauge;
 }
 
 export interface PoolStatsSource {
@@ -112,6 +114,17 @@ export function createMetrics(opts: { database?: PoolStatsSource; collectDefault
       name: 'portal_mfa_provider_errors_total',
       help: 'MFA provider calls that failed, by provider, operation and error code (unexpected: not a refusal of the provider).',
       labelNames: ['provider', 'operation', 'code'],
+      registers,
+    }),
+    readCacheLookups: new Counter({
+      name: 'portal_read_cache_lookups_total',
+      help: 'Lookups of the per-user read caches (token, revocation, user_data), by result (hit or miss).',
+      labelNames: ['cache', 'result'],
+      registers,
+    }),
+    changeFeedListening: new Gauge({
+      name: 'portal_change_feed_listening',
+      help: '1 while this instance hears the database change feed (its read caches keep values), 0 otherwise.',
       registers,
     }),
   };

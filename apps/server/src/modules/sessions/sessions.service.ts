@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Caller, TokenVerifier } from '../../auth/token-verifier.js';
 import { AppError } from '../../lib/errors.js';
+import type { ReadCache } from '../../lib/read-cache.js';
 import { sessionsRepository } from './sessions.repository.js';
 
 /**
@@ -13,6 +14,15 @@ import { sessionsRepository } from './sessions.repository.js';
  */
 
 export type RevocationReason = 'sign_out' | 'sign_out_everywhere' | 'account_disabled' | 'account_removed' | (string & {});
+
+/** A user's revocation: tokens issued up to `revokedBefore` are refused. */
+export interface SessionRevocation {
+  revokedBefore: Date;
+  reason: RevocationReason;
+}
+
+/** How long a revocation read is kept at most (the change feed drops it at once when it changes). */
+export const REVOCATION_CACHE_TTL_MS = 60_000;
 
 export interface SessionsService {
   /**
@@ -34,9 +44,16 @@ export function createSessionsService(deps: {
    * and the user's other browsers stay signed in (their next tokens are newer than the revocation).
    */
   endProviderSessions?: (upn: string) => Promise<number>;
+  /**
+   * Each user's revocation as last read, kept while the change feed listens (issue 16): every API call
+   * asks, and the answer changes only when a revocation is written (which the feed reports at once).
+   */
+  cache?: ReadCache<SessionRevocation | null>;
 }): SessionsService {
   const repo = sessionsRepository(deps.db);
   const clock = deps.now ?? (() => new Date());
+  const revocationOf = async (upn: string) => (await repo.revocation(upn)) ?? null;
+  const cache = deps.cache;
   return {
     async revokeAll(upn, reason, opts = {}) {
       await repo.revoke(upn.toLowerCase(), opts.now ?? clock(), reason);
@@ -44,7 +61,8 @@ export function createSessionsService(deps: {
       return deps.endProviderSessions(upn);
     },
     async revokedFor(upn, issuedAt) {
-      const found = await repo.revocation(upn.toLowerCase());
+      const key = upn.toLowerCase();
+      const found = cache ? await cache.get(key, () => revocationOf(key)) : await revocationOf(key);
       if (!found) return null;
       // No `iat`: nothing shows it was issued after the revocation.
       if (issuedAt === undefined || issuedAt <= Math.floor(found.revokedBefore.getTime() / 1000)) return found.reason;
