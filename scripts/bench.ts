@@ -106,6 +106,10 @@ async function main() {
     await bare.listen({ host: '127.0.0.1', port: 0 });
     const port = (app.server.address() as AddressInfo).port;
     const barePort = (bare.server.address() as AddressInfo).port;
+    // The same portal without its per-user read caches: what a call costs when nothing is kept.
+    const uncachedApp = await buildApp({ config: { ...config, readCache: false }, database, logger: false });
+    await uncachedApp.listen({ host: '127.0.0.1', port: 0 });
+    const uncachedPort = (uncachedApp.server.address() as AddressInfo).port;
 
     const jwk = (await loadIdpSecrets(database.db)).signingKeys[0]!;
     const key = await importJWK(jwk, 'RS256');
@@ -132,16 +136,19 @@ async function main() {
       const ref = await load({ ...spec, port: barePort, paths: ['/ping'] });
       const light = await load({ ...spec, paths: ['/settings/APIInfo'] });
       const info = await load({ ...spec, paths: ['/account/getuserinfo?userid=bob@example.com'], headers: bob });
+      const uncached = await load({ ...spec, port: uncachedPort, paths: ['/account/getuserinfo?userid=bob@example.com'], headers: bob });
       const search = await load({ ...spec, paths: searches, headers: admin });
       // A service desk's worth of people searching at once: latency, not the server's ceiling.
       const deskSearch = await load({ ...spec, connections: Math.min(10, CONNECTIONS), paths: searches, headers: admin });
       report(`bare Fastify GET /ping`, ref.rps, 'req/s', ref.rps, 'itself', loadSummary(ref));
       report(`GET /settings/APIInfo (${label})`, light.rps, 'req/s', ref.rps, 'bare', loadSummary(light));
       report(`GET /account/getuserinfo (${label})`, info.rps, 'req/s', ref.rps, 'bare', loadSummary(info));
+      report(`getuserinfo, READ_CACHE=false (${label})`, uncached.rps, 'req/s', ref.rps, 'bare', loadSummary(uncached));
       report(`admin user search (${label})`, search.rps, 'req/s', ref.rps, 'bare', loadSummary(search));
       report(`admin user search, 10 connections (${label})`, deskSearch.rps, 'req/s', light.rps, 'APIInfo', loadSummary(deskSearch));
       console.log(
-        `  latency ms: getuserinfo p50 ${info.p50} p95 ${info.p95} p99 ${info.p99}; search p50 ${search.p50} p95 ${search.p95} p99 ${search.p99}; ` +
+        `  latency ms: getuserinfo p50 ${info.p50} p95 ${info.p95} p99 ${info.p99}; ` +
+          `without read caches p50 ${uncached.p50} p95 ${uncached.p95} p99 ${uncached.p99}; search p50 ${search.p50} p95 ${search.p95} p99 ${search.p99}; ` +
           `search at 10 connections p50 ${deskSearch.p50} p95 ${deskSearch.p95} p99 ${deskSearch.p99}`,
       );
       report(`getuserinfo vs the light route (${label})`, info.rps, 'req/s', light.rps, 'APIInfo');
@@ -255,6 +262,7 @@ async function main() {
     }
 
     await app.close();
+    await uncachedApp.close();
     if (ONLY.has('start')) for (const r of await startTimes()) report(r.name, r.figure, r.unit, r.reference, r.referenceName, r.extra);
     if (ONLY.has('lighthouse'))
       for (const r of await lighthouseScores()) report(r.name, r.figure, r.unit, r.reference, r.referenceName, r.extra);
