@@ -140,6 +140,29 @@ describe('change feed (migration 0017 and db/change-feed)', () => {
     expect(gone).toEqual(users);
   });
 
+  it('keeps nothing while its connection is lost, and listens again by itself (PostgreSQL)', async () => {
+    if (database.kind !== 'postgres') return;
+    const states: boolean[] = [];
+    const own = new ReadCache<string>({ name: 'own', maxEntries: 10, ttlMs: () => 600_000 });
+    const other = startChangeFeed(database, [own as ReadCache<unknown>], { onState: (listening) => states.push(listening) });
+    try {
+      await expect.poll(() => other.listening).toBe(true);
+      await own.get('x', async () => 'kept');
+      // The server ends the listening connection (a restart, a fail-over, an administrator).
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+                where datname = current_database() and query = ${`listen "portal_user_changes"`} and pid <> pg_backend_pid()`.execute(
+        database.db,
+      );
+      await expect.poll(() => states.includes(false)).toBe(true);
+      expect(await own.get('x', async () => 'fresh')).toBe('fresh');
+      await expect.poll(() => other.listening, { timeout: 10_000 }).toBe(true);
+      expect(states).toEqual([true, false, true]);
+      expect(await other.heard()).toBe(true);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('keeps nothing once stopped', async () => {
     const other = startChangeFeed(database, [
       new ReadCache<string>({ name: 'other', maxEntries: 10, ttlMs: () => 1000 }) as ReadCache<unknown>,
