@@ -9,6 +9,7 @@ import {
 } from 'jose';
 import { createHash } from 'node:crypto';
 import { AppError } from '../lib/errors.js';
+import { ReadCache } from '../lib/read-cache.js';
 
 /** Who is calling, from a verified access token. */
 export interface Caller {
@@ -117,31 +118,23 @@ export function withVerifiedTokenCache(
   verify: TokenVerifier,
   opts: { maxEntries?: number; maxAgeMs?: number; now?: () => number; onLookup?: (hit: boolean) => void } = {},
 ): TokenVerifier {
-  const maxEntries = opts.maxEntries ?? 10_000;
   const maxAgeMs = opts.maxAgeMs ?? 5 * 60_000;
-  const now = opts.now ?? (() => Date.now());
-  const kept = new Map<string, { caller: Caller; until: number }>();
+  const kept = new ReadCache<Caller>({
+    name: 'token',
+    maxEntries: opts.maxEntries ?? 10_000,
+    // Until `exp` (never later), for `maxAgeMs` at most; a token without `exp` is not kept.
+    ttlMs: (caller, now) => (caller.expiresAt === undefined ? 0 : Math.min(caller.expiresAt * 1000 - now, maxAgeMs)),
+    ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.onLookup ? { onLookup: opts.onLookup } : {}),
+  });
+  // Nothing outside changes what a verified token says: no change feed to wait for.
+  kept.setLive(true);
   return async (authorization) => {
     if (!authorization) return verify(authorization);
-    const key = createHash('sha256').update(authorization).digest('base64url');
-    const at = now();
-    const hit = kept.get(key);
-    if (hit !== undefined) {
-      if (hit.until > at) {
-        opts.onLookup?.(true);
-        return hit.caller;
-      }
-      kept.delete(key);
-    }
-    opts.onLookup?.(false);
-    const caller = await verify(authorization);
-    if (caller.expiresAt === undefined) return caller;
-    const until = Math.min(caller.expiresAt * 1000, at + maxAgeMs);
-    if (until <= at) return caller;
-    const frozen = Object.freeze({ ...caller, roles: Object.freeze([...caller.roles]), amr: Object.freeze([...caller.amr]) }) as Caller;
-    kept.set(key, { caller: frozen, until });
-    if (kept.size > maxEntries) kept.delete(kept.keys().next().value as string);
-    return frozen;
+    return kept.get(createHash('sha256').update(authorization).digest('base64url'), async () => {
+      const caller = await verify(authorization);
+      return Object.freeze({ ...caller, roles: Object.freeze([...caller.roles]), amr: Object.freeze([...caller.amr]) }) as Caller;
+    });
   };
 }
 
