@@ -57,10 +57,8 @@ export async function getUserInfo(
   const read = () => deps.mfa.getUserData(caller.upn);
   let mfa = deps.userData ? await deps.userData.get(caller.upn, read) : await read();
   // Just-in-time provisioning: the first sign-in creates the account (then the user enrols a first device).
-  if (mfa.status === 'not_provisioned' && deps.jit?.enabled && (await deps.jit.provision(caller, meta))) {
-    deps.userData?.invalidate([caller.upn]);
-    mfa = await read();
-  }
+  // (An account not provisioned is never kept: user-data-cache.ts.)
+  if (mfa.status === 'not_provisioned' && deps.jit?.enabled && (await deps.jit.provision(caller, meta))) mfa = await read();
   const displayName = caller.name || [firstName, lastName].filter(Boolean).join(' ') || caller.upn;
   // The portal remembers each user's roles as last seen: admins acting on them need to know (issue 5).
   // Once per access token: the same token shown again (a reload) tells nothing new (issue 16).
