@@ -1,5 +1,6 @@
 import type { ActivityQuery, ActivityResponse } from '@mfa-portal/shared';
 import type { IpLocator } from '../../lib/ip-locations.js';
+import { toActivityEvent } from '../audit/activity-event.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { RequestContext } from '../common/request-context.js';
 import { clientInfoOf } from './client-info.js';
@@ -13,19 +14,11 @@ export function createActivityService(deps: { audit: AuditService; locate: IpLoc
     async activity(ctx: RequestContext, query: ActivityQuery): Promise<ActivityResponse> {
       const page = await deps.audit.listForUser(ctx.upn, { cursor: query.cursor, limit: query.limit });
       return {
-        events: page.events.map((e) => ({
-          id: e.id,
-          occurredAt: new Date(e.occurredAt).toISOString(),
-          actorUpn: e.actorUpn,
-          actorRoles: [...e.actorRoles],
-          targetUpn: e.target,
-          action: e.action,
-          outcome: e.outcome === 'success' ? 'success' : 'failure',
-          reason: e.reason,
-          requestId: e.requestId,
-          details: e.details ? { ...e.details } : null,
-          client: clientInfoOf(e, deps.locate),
-        })),
+        events: page.events.map((e) => {
+          // The address goes out inside `client`, with what it tells (browser, system, location).
+          const { clientAddress: _omit, ...event } = toActivityEvent(e);
+          return { ...event, client: clientInfoOf(e, deps.locate) };
+        }),
         nextCursor: page.nextCursor,
       };
     },
