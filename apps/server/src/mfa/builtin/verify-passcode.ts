@@ -3,7 +3,8 @@ import type { Database } from '../../db/schema.js';
 import { hashBypassCode, normalizeBypassCode } from '../common/bypass-codes.js';
 import { isWellFormedOtp, verifyHotp, verifyTotp } from '../common/otp.js';
 import type { MfaKeys } from '../mfa-keys.js';
-import { MfaError, type VerifyFailure, type VerifyOptions, type VerifyOutcome } from '../port.js';
+import { MfaError, type VerifyOptions, type VerifyOutcome } from '../port.js';
+import { verifyFailure } from '../common/verify-outcome.js';
 import { deviceSecretAad, effectiveStatus, lockExpired, LOCKOUT_STATUS_REASON, tokenSeedAad } from './builtin-mapping.js';
 import { builtinRepository } from './builtin.repository.js';
 import { lockStatus, nextLockoutState, type LockoutPolicy } from './lockout.js';
@@ -26,24 +27,19 @@ export async function verifyBuiltinPasscode(
     db.transaction().execute((trx) => fn(builtinRepository(trx)));
   const now = opts.now ?? new Date();
   const methods = opts.methods ?? ['passcode', 'bypass'];
-  const failure = (reason: VerifyFailure, extra: Partial<Extract<VerifyOutcome, { ok: false }>> = {}): VerifyOutcome => ({
-    ok: false,
-    reason,
-    justLocked: false,
-    retryAfterSeconds: null,
-    statusReason: null,
-    ...extra,
-  });
 
   return tx(async (r): Promise<VerifyOutcome> => {
     const user = await r.lockUserByUsername(username);
-    if (!user) return failure('not_provisioned');
+    if (!user) return verifyFailure('not_provisioned');
     const current = effectiveStatus(user, now);
-    if (current.status === 'disabled') return failure('user_disabled', { statusReason: current.statusReason });
+    if (current.status === 'disabled') return verifyFailure('user_disabled', { statusReason: current.statusReason });
     if (current.status === 'locked_out') {
       // A running lock: the code is not even looked at.
       const running = current.lockedUntil ? lockStatus({ failures: user.failed_attempts, lockedUntil: current.lockedUntil }, now) : null;
-      return failure('user_locked_out', { statusReason: current.statusReason, retryAfterSeconds: running?.retryAfterSeconds ?? null });
+      return verifyFailure('user_locked_out', {
+        statusReason: current.statusReason,
+        retryAfterSeconds: running?.retryAfterSeconds ?? null,
+      });
     }
 
     let matched: Extract<VerifyOutcome, { ok: true }> | null = null;
@@ -57,7 +53,7 @@ export async function verifyBuiltinPasscode(
       const devices = (await r.listVerifiableDevices(user.id)).filter((d) => !opts.deviceId || d.id === opts.deviceId);
       if (devices.length === 0) {
         if (opts.deviceId) throw new MfaError('verification_unsupported');
-        return failure('no_factor');
+        return verifyFailure('no_factor');
       }
       for (const device of devices) {
         if (device.token_id && device.seed_sealed && device.counter !== null) {
@@ -110,7 +106,7 @@ export async function verifyBuiltinPasscode(
           ? { status: 'active', status_reason: null }
           : {}),
     });
-    return failure(failed, {
+    return verifyFailure(failed, {
       justLocked: decision.justLocked,
       retryAfterSeconds: decision.justLocked ? decision.retryAfterSeconds : null,
       statusReason: decision.justLocked ? LOCKOUT_STATUS_REASON : null,

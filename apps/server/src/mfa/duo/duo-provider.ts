@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { BYPASS_CODE_LIMITS, type MfaData, type MfaStatus } from '@mfa-portal/shared';
 import type { DuoConfig } from '../../config.js';
 import { formatBypassCode, normalizeBypassCode, validateBypassRequest } from '../common/bypass-codes.js';
-import { MfaError, type VerifyFailure, type VerifyOutcome } from '../port.js';
+import { MfaError } from '../port.js';
+import { verifyFailure } from '../common/verify-outcome.js';
 import { duoAdminApi } from './admin-api.js';
 import { duoAuthApi } from './auth-api.js';
 import { DuoClient, type DuoLogger } from './client.js';
@@ -72,15 +73,6 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
 
   const lookups = duoLookups(deps);
   const { findUser, userOrThrow, usableUser, devicesOf, liveBypassCodes, requireAuthPreauth, deleteDeviceOf } = lookups;
-
-  const failure = (reason: VerifyFailure, extra: Partial<Extract<VerifyOutcome, { ok: false }>> = {}): VerifyOutcome => ({
-    ok: false,
-    reason,
-    justLocked: false,
-    retryAfterSeconds: null,
-    statusReason: null,
-    ...extra,
-  });
 
   const provider: DuoMfaProvider = {
     name: 'duo',
@@ -218,12 +210,12 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
     async verifyPasscode(username, code, opts = {}) {
       const methods = opts.methods ?? ['passcode', 'bypass'];
       const user = await findUser(username);
-      if (!user) return failure('not_provisioned');
+      if (!user) return verifyFailure('not_provisioned');
       const { status, statusReason } = statusOf(user);
-      if (status === 'disabled') return failure('user_disabled', { statusReason });
-      if (status === 'locked_out') return failure('user_locked_out', { statusReason });
+      if (status === 'disabled') return verifyFailure('user_disabled', { statusReason });
+      if (status === 'locked_out') return verifyFailure('user_locked_out', { statusReason });
       // Duo lets a user in bypass status through with any code: nothing can verify one for them.
-      if (status === 'bypass') return failure('no_factor', { statusReason: DUO_CANNOT_VERIFY_REASON });
+      if (status === 'bypass') return verifyFailure('no_factor', { statusReason: DUO_CANNOT_VERIFY_REASON });
 
       let devices: UserDevices | null = null;
       let target: FoundDevice | null = null;
@@ -238,7 +230,7 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
       const bypass = passcode === null && !opts.deviceId && methods.includes('bypass') ? normalizeBypassCode(code) : null;
       // Malformed, or of a kind not asked for: refused without asking Duo (Duo's lockout is not touched;
       // the portal's rate limit has already counted the attempt).
-      if (passcode === null && bypass === null) return failure('code_invalid');
+      if (passcode === null && bypass === null) return verifyFailure('code_invalid');
 
       let passcodeDevices: FoundDevice[] = [];
       if (passcode !== null) {
@@ -246,13 +238,13 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
         passcodeDevices = target
           ? [target]
           : devices.devices.flatMap((d) => (d.capabilities.includes('passcode') ? [devices!.find(d.id)!] : []));
-        if (passcodeDevices.length === 0) return failure('no_factor');
+        if (passcodeDevices.length === 0) return verifyFailure('no_factor');
       }
 
       const pre = await auth.preauth(user.user_id);
-      if (pre.result === 'allow') return failure('no_factor', { statusReason: DUO_CANNOT_VERIFY_REASON });
-      if (pre.result === 'deny') return failure('user_disabled', { statusReason: pre.status_msg || null });
-      if (pre.result === 'enroll' && passcode !== null) return failure('no_factor');
+      if (pre.result === 'allow') return verifyFailure('no_factor', { statusReason: DUO_CANNOT_VERIFY_REASON });
+      if (pre.result === 'deny') return verifyFailure('user_disabled', { statusReason: pre.status_msg || null });
+      if (pre.result === 'enroll' && passcode !== null) return verifyFailure('no_factor');
 
       const result = await auth.passcode(user.user_id, passcode ?? bypass!);
       if (result.result === 'allow' && result.status === 'allow') {
@@ -262,16 +254,16 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
         return { ok: true, method: 'hotp', deviceId: only?.device.id ?? null, bypassId: null };
       }
       // Allowed without the code being checked (a policy, a bypass status set meanwhile): not a verification.
-      if (result.result === 'allow') return failure('no_factor', { statusReason: DUO_CANNOT_VERIFY_REASON });
+      if (result.result === 'allow') return verifyFailure('no_factor', { statusReason: DUO_CANNOT_VERIFY_REASON });
       if (result.status === 'locked_out' || /locked/i.test(result.status_msg ?? '')) {
         const locked = await findUser(username);
-        return failure('user_locked_out', {
+        return verifyFailure('user_locked_out', {
           justLocked: true,
           statusReason: (locked && statusOf(locked).statusReason) || DUO_LOCKED_OUT_REASON,
         });
       }
       // A wrong code, or a right one used before: Duo does not tell them apart.
-      return failure('code_invalid');
+      return verifyFailure('code_invalid');
     },
 
     async createBypassCodes(username, request, opts = {}) {
