@@ -117,6 +117,8 @@ export interface StepUpTable {
   upn: string;
   method: 'passcode' | 'bypass' | 'push' | 'webauthn';
   verified_at: Timestamp;
+  /** (0018) The session that earned it; null on older rows, which never count. */
+  session_key: string | null;
 }
 export interface AuditEventTable {
   /** bigserial; read back as a number (int8 parser), exposed as a string. */
@@ -157,6 +159,8 @@ export interface DirectoryUserTable {
   source: DirectorySource | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** (0018) When SCIM or the first sign-in created the user; null for seeded or imported users. */
+  provisioned_at: NullableTimestamp;
 }
 export type DirectorySource = 'scim' | 'jit' | 'demo' | 'sign_in';
 
@@ -239,6 +243,8 @@ export interface ScimUserTable {
   roles: ColumnType<ScimRole[] | null, string | null, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** (0018) When SCIM took over an account it did not create; null: SCIM created it. */
+  adopted_at: NullableTimestamp;
 }
 export interface ScimGroupTable {
   id: Generated<string>;
@@ -265,6 +271,8 @@ export interface EnrolmentPassTable {
   created_at: Generated<Date>;
   redeemed_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  /** (0018) The session that redeemed it: only that session may enrol with it. */
+  redeemed_session: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 // --- WebAuthn (0011) ---
