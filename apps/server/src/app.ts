@@ -314,6 +314,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         sessions: services.sessions,
         baseUrl: scimBaseUrl,
         hashPassword: config.idp.mode === 'embedded' ? hashPassword : null,
+        adoption: { jit: config.provisioning.mode === 'both', ...config.provisioning.scimAdopt },
+        isProtected: services.policy.isProtected,
       }),
       groups: createScimGroupsService({ db: database.db, audit, baseUrl: scimBaseUrl }),
       audit,

@@ -201,6 +201,10 @@ export const envSchema = z
     // Embedded mode: members of these SCIM groups get the helpdesk / Solution Administrator roles in their tokens.
     SCIM_GROUP_HELPDESK: z.string().trim().min(1).max(256).optional(),
     SCIM_GROUP_SOLUTION_ADMIN: z.string().trim().min(1).max(256).optional(),
+    // SCIM may take over accounts it did not create (seeded, imported, or signed in before SCIM knew them): off by default.
+    SCIM_ADOPT_EXISTING: bool.default(false),
+    // ... protected ones too (a restricted role, or roles not known); only together with SCIM_ADOPT_EXISTING.
+    SCIM_ADOPT_PROTECTED: bool.default(false),
     // Who may enrol a first device with a password alone: open (anyone), window (within N days of provisioning), pass (only with an enrolment pass).
     FIRST_DEVICE_POLICY: z.enum(['open', 'window', 'pass'], { message: 'must be open, window or pass' }).default('open'),
     FIRST_DEVICE_WINDOW_DAYS: int(1, 90, 7),
@@ -306,6 +310,9 @@ export const envSchema = z
       }
       if (env.DUO_CA_FILE && !fs.existsSync(env.DUO_CA_FILE))
         ctx.addIssue({ code: 'custom', path: ['DUO_CA_FILE'], message: 'names no readable file' });
+    }
+    if (env.SCIM_ADOPT_PROTECTED && !env.SCIM_ADOPT_EXISTING) {
+      ctx.addIssue({ code: 'custom', path: ['SCIM_ADOPT_PROTECTED'], message: 'is only used with SCIM_ADOPT_EXISTING=true' });
     }
     if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
       ctx.addIssue({

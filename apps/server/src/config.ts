@@ -74,6 +74,11 @@ export interface ProvisioningConfig {
   demoData: boolean;
   /** SCIM group display names whose members get these roles from the embedded identity provider. */
   groupRoles: { helpdesk: string | null; solutionAdmin: string | null };
+  /**
+   * Accounts SCIM did not create that it may take over (SCIM_ADOPT_EXISTING), protected ones included
+   * (SCIM_ADOPT_PROTECTED). Accounts created just in time under PROVISIONING=both are adopted without these.
+   */
+  scimAdopt: { existing: boolean; protected: boolean };
   /** First-device policy and, for `window`, its length in days. */
   firstDevice: { policy: Env['FIRST_DEVICE_POLICY']; windowDays: number };
 }
@@ -215,6 +220,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       jitAllowedGroups: env.JIT_ALLOWED_GROUPS,
       demoData: env.DEMO_DATA,
       groupRoles: { helpdesk: env.SCIM_GROUP_HELPDESK ?? null, solutionAdmin: env.SCIM_GROUP_SOLUTION_ADMIN ?? null },
+      scimAdopt: { existing: env.SCIM_ADOPT_EXISTING, protected: env.SCIM_ADOPT_PROTECTED },
       firstDevice: { policy: env.FIRST_DEVICE_POLICY, windowDays: env.FIRST_DEVICE_WINDOW_DAYS },
     },
     notifications: {

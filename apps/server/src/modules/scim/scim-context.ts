@@ -7,6 +7,11 @@ import { scimRepository, type ScimRepository } from './scim.repository.js';
 /** Who calls (the SCIM token's name) and from where: the actor of every audit event. */
 export interface ScimContext {
   tokenName: string;
+  /**
+   * The Solution Administrator who created the token (lower case); null for the environment's token.
+   * Their own account is out of the token's reach, so a token cannot be turned on its maker.
+   */
+  tokenCreatedBy: string | null;
   requestId: string;
   clientAddress: string | null;
 }

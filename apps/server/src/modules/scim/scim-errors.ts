@@ -33,6 +33,7 @@ export class ScimError extends Error {
 export const badRequest = (scimType: ScimType, detail: string) => new ScimError(400, detail, scimType);
 export const notFound = (detail: string) => new ScimError(404, detail);
 export const conflict = (detail: string) => new ScimError(409, detail, 'uniqueness');
+export const forbidden = (detail: string) => new ScimError(403, detail);
 
 export function scimErrorBody(err: ScimError) {
   return {

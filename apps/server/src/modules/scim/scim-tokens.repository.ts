@@ -5,7 +5,12 @@ import type { Database } from '../../db/schema.js';
 export function scimTokensRepository(db: Kysely<Database>) {
   return {
     findLiveByHash: (hash: string) =>
-      db.selectFrom('scim_token').select(['id', 'name']).where('token_hash', '=', hash).where('revoked_at', 'is', null).executeTakeFirst(),
+      db
+        .selectFrom('scim_token')
+        .select(['id', 'name', 'created_by'])
+        .where('token_hash', '=', hash)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst(),
     touch: (id: string, at: Date) => db.updateTable('scim_token').set({ last_used_at: at }).where('id', '=', id).execute(),
     findLiveByName: (name: string) =>
       db

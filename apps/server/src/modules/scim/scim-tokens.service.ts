@@ -47,17 +47,20 @@ export function createScimTokensService(deps: { db: Kysely<Database>; audit: Aud
   return {
     hasEnvironmentToken: envHash !== null,
 
-    /** The name of the token in `Authorization: Bearer …`; a SCIM 401 otherwise. */
-    async authenticate(header: string | undefined): Promise<{ name: string }> {
+    /**
+     * The name of the token in `Authorization: Bearer …` and the administrator who created it (null for
+     * the environment's token); a SCIM 401 otherwise.
+     */
+    async authenticate(header: string | undefined): Promise<{ name: string; createdBy: string | null }> {
       const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
       const value = m?.[1];
       if (!value || value.length > MAX_BEARER_LENGTH) throw unauthorized();
       const hash = sha256(value);
-      if (envHash && timingSafeEqual(hash, envHash)) return { name: ENV_TOKEN_NAME };
+      if (envHash && timingSafeEqual(hash, envHash)) return { name: ENV_TOKEN_NAME, createdBy: null };
       const row = await repo.findLiveByHash(hash.toString('hex'));
       if (!row) throw unauthorized();
       await repo.touch(row.id, clock());
-      return { name: row.name };
+      return { name: row.name, createdBy: row.created_by.toLowerCase() };
     },
 
     async list(): Promise<ScimToken[]> {

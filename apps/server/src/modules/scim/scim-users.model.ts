@@ -39,6 +39,8 @@ export interface ScimUserRecord {
   roles: ScimRole[] | null;
   createdAt: Date;
   updatedAt: Date;
+  /** When SCIM took over an account it did not create; null: SCIM created it. */
+  adoptedAt: Date | null;
 }
 
 function optString(obj: Record<string, unknown>, name: string, label = name): string | null {

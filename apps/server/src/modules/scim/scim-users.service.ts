@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
+import { isProtectedAccount } from '@mfa-portal/shared';
 import type { Database } from '../../db/schema.js';
 import type { MfaProvider } from '../../mfa/port.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
-import { inTransaction, type ScimContext } from './scim-context.js';
-import { conflict, notFound } from './scim-errors.js';
+import { auditEntry, inTransaction, type ScimContext } from './scim-context.js';
+import { badRequest, conflict, forbidden, notFound } from './scim-errors.js';
 import { atProvider } from './scim-provider.js';
 import { matches, parseFilter, simpleEquality } from './scim-filter.js';
 import { applyPatch, parsePatchBody } from './scim-patch.js';
@@ -18,7 +19,7 @@ import {
   type ScimUserInput,
   type ScimUserRecord,
 } from './scim-users.model.js';
-import { scimRepository, type ScimRepository, type UserColumns } from './scim.repository.js';
+import { scimRepository, type ForeignAccount, type ScimRepository, type UserColumns } from './scim.repository.js';
 
 /**
  * SCIM Users (RFC 7644) and their effects: the directory entry the policy reads (with the user's
@@ -26,9 +27,30 @@ import { scimRepository, type ScimRepository, type UserColumns } from './scim.re
  * disabled while `active` is false, removed with its secrets on DELETE), and in the embedded mode
  * the identity provider's account with the SCIM `password`. Each change is one transaction with its
  * audit event, whose actor is the SCIM token's name.
+ *
+ * SCIM manages only what it provisioned: an account it did not create (seeded, imported, signed in
+ * before) is someone else's, and a SCIM `userName` that names it is taken, unless the account may be
+ * adopted (see `ScimAdoption`). Writes read the user's row under its lock, in the write's transaction,
+ * so concurrent changes of one user apply one after the other.
  */
 
 export const SCIM_DISABLED_REASON = "Deactivated in the organisation's directory";
+
+/** Which accounts SCIM did not create it may take over. */
+export interface ScimAdoption {
+  /** Accounts that sign-ins from the same directory created just in time (PROVISIONING=both); never protected ones. */
+  jit: boolean;
+  /** Any other account (seeded, imported), protected ones excepted. */
+  existing: boolean;
+  /** Protected accounts too (a restricted role, or roles never known); only with `existing`. */
+  protected: boolean;
+}
+
+export const NO_ADOPTION: ScimAdoption = { jit: false, existing: false, protected: false };
+
+export const PASSWORD_REFUSED = 'Attribute "password" can be set only on an account SCIM created; nothing was changed.';
+export const TOKEN_CREATOR_REFUSED =
+  'This account belongs to the administrator who created the SCIM token; it cannot be changed with that token.';
 
 export interface ScimUsersDeps {
   db: Kysely<Database>;
@@ -43,6 +65,10 @@ export interface ScimUsersDeps {
    * with it). null: passwords are ignored (Entra ID).
    */
   hashPassword: ((password: string) => Promise<string>) | null;
+  /** Accounts SCIM may take over; none when omitted. */
+  adoption?: ScimAdoption;
+  /** Whether roles make an account protected (the configured restricted roles). */
+  isProtected?: (roles: readonly string[]) => boolean;
   now?: () => Date;
 }
 
@@ -80,6 +106,26 @@ export function createScimUsersService(deps: ScimUsersDeps) {
   const { db, mfa } = deps;
   const clock = deps.now ?? (() => new Date());
   const read = scimRepository(db);
+  const adoption = deps.adoption ?? NO_ADOPTION;
+  const isProtected = deps.isProtected ?? ((roles: readonly string[]) => isProtectedAccount(roles));
+
+  /** The token's maker: SCIM neither shows nor changes their account with it. */
+  const isTokenCreator = (ctx: ScimContext, userName: string) =>
+    ctx.tokenCreatedBy !== null && ctx.tokenCreatedBy === userName.trim().toLowerCase();
+
+  function isProtectedForeign(a: ForeignAccount): boolean {
+    // Roles never seen keep an account protected, as everywhere else in the portal.
+    if (a.directory && a.directory.roles === null) return true;
+    return isProtected([...(a.directory?.roles ?? []), ...(a.idp?.roles ?? [])]);
+  }
+
+  function mayAdopt(a: ForeignAccount): boolean {
+    if (isProtectedForeign(a)) return adoption.existing && adoption.protected;
+    if (adoption.jit && a.directory?.source === 'jit') return true;
+    return adoption.existing;
+  }
+
+  const taken = (userName: string) => conflict(`userName "${userName}" is already taken.`);
 
   /** Mirrors a user into the directory, the MFA account and the embedded identity provider. */
   async function applyEffects(
@@ -104,6 +150,7 @@ export function createScimUsersService(deps: ScimUsersDeps) {
       { upn, displayName: realName, email, ...(after.roles ? { roles: after.roles.map((x) => x.value) } : {}) },
       'scim',
       now,
+      { provisioned: before === null },
     );
     if (deps.hashPassword)
       await r.upsertIdpAccount({
@@ -114,6 +161,8 @@ export function createScimUsersService(deps: ScimUsersDeps) {
         familyName: after.familyName ?? '',
       });
     if (!after.active && (before === null || before.active)) await deps.sessions?.revokeAll(upn, 'account_disabled', { now });
+    // A new password ends the sessions signed in with the old one (a new account has none).
+    else if (passwordHash !== undefined && before !== null) await deps.sessions?.revokeAll(upn, 'password_changed', { now });
     const lifecycle = mfa.lifecycle;
     if (lifecycle) {
       // A user created inactive is created disabled (at Duo: in the same Create User call).
@@ -133,14 +182,83 @@ export function createScimUsersService(deps: ScimUsersDeps) {
     return userToJson(u, deps.baseUrl, await read.groupsOfUser(u.id));
   }
 
-  async function replaceWith(ctx: ScimContext, id: string, input: ScimUserInput, rolesWhenAbsent: 'keep' | 'clear', action: string) {
-    const passwordHash = await hashIfAccepted(input.password);
+  /**
+   * Takes over the account a filtered read names, as Entra finds a user before it updates it: the
+   * SCIM user is made from what the directory knows, and the account itself is left as it is (the
+   * client's next PATCH says what it should be). null: nothing that may be adopted.
+   */
+  async function adoptOnLookup(ctx: ScimContext, userName: string): Promise<ScimUserRecord | null> {
+    if (isTokenCreator(ctx, userName)) return null;
+    const now = clock();
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const r = scimRepository(trx);
+        const account = await r.findAccount(userName);
+        // Another request may have adopted it meanwhile (the directory row's lock orders them).
+        const already = await r.findUserByUserName(userName);
+        if (already) return already;
+        if (!account || !mayAdopt(account)) return null;
+        const email = account.directory?.email || account.idp?.email || account.upn;
+        const adopted = await r.insertUser(
+          {
+            userName: account.upn,
+            externalId: null,
+            active: true,
+            displayName: account.directory?.displayName || null,
+            givenName: account.idp?.givenName || null,
+            familyName: account.idp?.familyName || null,
+            formattedName: null,
+            emails: [{ value: email, type: 'work', primary: true }],
+            // Roles stay as the directory has them until the client sends some.
+            roles: null,
+          },
+          now,
+          { adopted: true },
+        );
+        await r.markProvisioned(account.upn, now);
+        await deps.audit.append(
+          auditEntry(ctx, {
+            action: 'scim.user.adopted',
+            target: account.upn,
+            details: { scimId: adopted.id, via: 'filter', source: account.directory?.source ?? null },
+          }),
+        );
+        return adopted;
+      });
+    } catch (err) {
+      // Two lookups raced past the lock (no directory row to hold): the other one adopted it.
+      if (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505')
+        return (await read.findUserByUserName(userName)) ?? null;
+      throw err;
+    }
+  }
+
+  /**
+   * PUT and PATCH: the row is read under its lock in the write's transaction and `build` computes the
+   * new representation from it, so a concurrent change is never written over with a stale copy.
+   */
+  async function replaceWith(
+    ctx: ScimContext,
+    id: string,
+    build: (before: ScimUserRecord) => ScimUserInput,
+    rolesWhenAbsent: 'keep' | 'clear',
+    action: string,
+  ) {
     const now = clock();
     const user = await inTransaction(db, deps.audit, ctx, async (r, trx) => {
       const before = await r.findUser(id, { lock: true });
       if (!before) throw notFound(`User ${id} not found.`);
-      const other = await r.findUserByUserName(input.userName);
-      if (other && other.id !== id) throw conflict(`userName "${input.userName}" is already taken.`);
+      if (isTokenCreator(ctx, before.userName)) throw forbidden(TOKEN_CREATOR_REFUSED);
+      const input = build(before);
+      if (input.password !== undefined && before.adoptedAt !== null) throw badRequest('mutability', PASSWORD_REFUSED);
+      if (before.userName.toLowerCase() !== input.userName.toLowerCase()) {
+        if (isTokenCreator(ctx, input.userName)) throw forbidden(TOKEN_CREATOR_REFUSED);
+        const other = await r.findUserByUserName(input.userName);
+        if (other && other.id !== id) throw taken(input.userName);
+        // A rename onto an account SCIM does not manage would take it over without asking.
+        if (!other && (await r.findAccount(input.userName))) throw taken(input.userName);
+      }
+      const passwordHash = await hashIfAccepted(input.password);
       const roles = input.roles === undefined && rolesWhenAbsent === 'clear' && before.roles !== null ? [] : before.roles;
       const after = await r.updateUser(id, columnsOf(input, roles), now);
       await applyEffects(r, trx, before, after, passwordHash, now);
@@ -159,37 +277,56 @@ export function createScimUsersService(deps: ScimUsersDeps) {
   }
 
   return {
+    /**
+     * POST: a new user; or, when the userName names an account SCIM may adopt, that account taken over
+     * with this representation (201 as well: the SCIM resource is new). Any other account's name is taken.
+     */
     async create(ctx: ScimContext, body: unknown) {
       const input = parseUserInput(body);
+      if (isTokenCreator(ctx, input.userName)) throw forbidden(TOKEN_CREATOR_REFUSED);
       const passwordHash = await hashIfAccepted(input.password);
       const now = clock();
       const user = await inTransaction(db, deps.audit, ctx, async (r, trx) => {
-        if (await r.findUserByUserName(input.userName)) throw conflict(`userName "${input.userName}" is already taken.`);
-        const created = await r.insertUser(columnsOf(input, null), now);
-        await applyEffects(r, trx, null, created, passwordHash, now);
+        if (await r.findUserByUserName(input.userName)) throw taken(input.userName);
+        const account = await r.findAccount(input.userName);
+        if (account && !mayAdopt(account)) throw taken(input.userName);
+        if (account && input.password !== undefined) throw badRequest('mutability', PASSWORD_REFUSED);
+        const created = await r.insertUser(columnsOf(input, null), now, { adopted: account !== null });
+        await applyEffects(r, trx, null, created, account ? undefined : passwordHash, now);
         return {
           result: created,
-          audit: {
-            action: 'scim.user.create',
-            target: created.userName.toLowerCase(),
-            details: { scimId: created.id, active: created.active, rolesKnown: created.roles !== null },
-          },
+          audit: account
+            ? {
+                action: 'scim.user.adopted',
+                target: created.userName.toLowerCase(),
+                details: { scimId: created.id, via: 'create', source: account.directory?.source ?? null, active: created.active },
+              }
+            : {
+                action: 'scim.user.create',
+                target: created.userName.toLowerCase(),
+                details: { scimId: created.id, active: created.active, rolesKnown: created.roles !== null },
+              },
         };
       });
       return toJson(user);
     },
 
-    async get(id: string, query: ListQuery) {
+    async get(ctx: ScimContext, id: string, query: ListQuery) {
       const user = await read.findUser(id);
-      if (!user) throw notFound(`User ${id} not found.`);
+      if (!user || isTokenCreator(ctx, user.userName)) throw notFound(`User ${id} not found.`);
       return project(await toJson(user), query);
     },
 
-    async list(query: ListQuery) {
+    async list(ctx: ScimContext, query: ListQuery) {
       const p = paging(query);
       const filter = query.filter !== undefined && query.filter.trim() !== '' ? parseFilter(query.filter) : null;
       const eq = filter ? simpleEquality(filter, ['userName', 'externalId', 'id']) : null;
-      const users = eq ? await read.findUsersBy(eq.attr as 'userName' | 'externalId' | 'id', eq.value) : await read.listUsers();
+      let users = eq ? await read.findUsersBy(eq.attr as 'userName' | 'externalId' | 'id', eq.value) : await read.listUsers();
+      if (eq?.attr === 'userName' && users.length === 0) {
+        const adopted = await adoptOnLookup(ctx, eq.value);
+        if (adopted) users = [adopted];
+      }
+      users = users.filter((u) => !isTokenCreator(ctx, u.userName));
       const members = await read.membersOf();
       const groups = new Map((await read.listGroups()).map((g) => [g.id, g.displayName]));
       const byUser = new Map<string, Array<{ id: string; displayName: string }>>();
@@ -203,31 +340,36 @@ export function createScimUsersService(deps: ScimUsersDeps) {
 
     /** PUT: the representation replaces the stored one; roles not sent are kept (unknown roles stay protected). */
     async replace(ctx: ScimContext, id: string, body: unknown) {
-      return replaceWith(ctx, id, parseUserInput(body), 'keep', 'replace');
+      const input = parseUserInput(body);
+      return replaceWith(ctx, id, () => input, 'keep', 'replace');
     },
 
     async patch(ctx: ScimContext, id: string, body: unknown) {
       const ops = parsePatchBody(body);
-      const current = await read.findUser(id);
-      if (!current) throw notFound(`User ${id} not found.`);
-      const patched = applyPatch(userToJson(current, deps.baseUrl), ops, USER_MULTI_VALUED);
-      const input = parseUserInput(patched);
       // Roles removed by the patch are known to be none; roles never sent stay unknown.
-      return replaceWith(ctx, id, input, 'clear', 'update');
+      return replaceWith(
+        ctx,
+        id,
+        (current) => parseUserInput(applyPatch(userToJson(current, deps.baseUrl), ops, USER_MULTI_VALUED)),
+        'clear',
+        'update',
+      );
     },
 
     async remove(ctx: ScimContext, id: string) {
       await inTransaction(db, deps.audit, ctx, async (r, trx) => {
         const user = await r.findUser(id, { lock: true });
         if (!user) throw notFound(`User ${id} not found.`);
+        if (isTokenCreator(ctx, user.userName)) throw forbidden(TOKEN_CREATOR_REFUSED);
         const upn = user.userName.toLowerCase();
+        // First: the identity provider's sessions are found through the account removed below.
+        await deps.sessions?.revokeAll(upn, 'account_removed');
         await r.deleteUser(id); // and its group memberships (on delete cascade)
         await r.deleteDirectory(upn);
         await r.deleteIdpAccount(upn);
         await r.deleteEnrolmentPasses(upn);
         const lifecycle = mfa.lifecycle;
         if (lifecycle) await atProvider(() => lifecycle.remove(upn, trx));
-        await deps.sessions?.revokeAll(upn, 'account_removed');
         return { result: undefined, audit: { action: 'scim.user.delete', target: upn, details: { scimId: id } } };
       });
     },

@@ -29,6 +29,7 @@ export function toUserRecord(r: Selectable<ScimUserTable>): ScimUserRecord {
     roles: r.roles,
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
+    adoptedAt: r.adopted_at ? new Date(r.adopted_at) : null,
   };
 }
 
@@ -40,7 +41,19 @@ const toGroupRecord = (r: Selectable<ScimGroupTable>): ScimGroupRecord => ({
   updatedAt: new Date(r.updated_at),
 });
 
-export type UserColumns = Omit<ScimUserRecord, 'id' | 'createdAt' | 'updatedAt'>;
+export type UserColumns = Omit<ScimUserRecord, 'id' | 'createdAt' | 'updatedAt' | 'adoptedAt'>;
+
+/** An account SCIM does not manage, as the directory and the embedded identity provider hold it. */
+export interface ForeignAccount {
+  upn: string;
+  directory: {
+    source: DirectorySource | null;
+    roles: string[] | null;
+    displayName: string;
+    email: string;
+  } | null;
+  idp: { roles: string[]; email: string; givenName: string; familyName: string } | null;
+}
 
 const userRow = (u: UserColumns, now: Date) => ({
   user_name: u.userName,
@@ -87,10 +100,10 @@ export function scimRepository(db: Kysely<Database>) {
     async listUsers() {
       return (await db.selectFrom('scim_user').selectAll().orderBy('created_at').orderBy('id').execute()).map(toUserRecord);
     },
-    async insertUser(u: UserColumns, now: Date) {
+    async insertUser(u: UserColumns, now: Date, opts: { adopted?: boolean } = {}) {
       const row = await db
         .insertInto('scim_user')
-        .values({ ...userRow(u, now), created_at: now })
+        .values({ ...userRow(u, now), created_at: now, adopted_at: opts.adopted ? now : null })
         .returningAll()
         .executeTakeFirstOrThrow();
       return toUserRecord(row);
@@ -183,23 +196,72 @@ export function scimRepository(db: Kysely<Database>) {
           .execute();
     },
 
+    /**
+     * The account named `userName` in the directory or the embedded identity provider, when either holds
+     * one (a SCIM user's own rows included: ask `findUserByUserName` first). The directory row is locked,
+     * so two requests cannot take over one account at once.
+     */
+    async findAccount(userName: string): Promise<ForeignAccount | null> {
+      const upn = userName.trim().toLowerCase();
+      const dir = await db
+        .selectFrom('directory_user')
+        .select(['source', 'roles', 'display_name', 'email'])
+        .where('upn', '=', upn)
+        .forUpdate()
+        .executeTakeFirst();
+      const idp = await db
+        .selectFrom('idp_account')
+        .select(['roles', 'email', 'given_name', 'family_name'])
+        .where(sql`lower(username)`, '=', upn)
+        .executeTakeFirst();
+      if (!dir && !idp) return null;
+      return {
+        upn,
+        directory: dir ? { source: dir.source, roles: dir.roles, displayName: dir.display_name, email: dir.email } : null,
+        idp: idp ? { roles: idp.roles, email: idp.email, givenName: idp.given_name, familyName: idp.family_name } : null,
+      };
+    },
+
     // --- the directory the portal's policy and screens read ---
-    async upsertDirectory(d: { upn: string; displayName: string; email: string; roles?: string[] }, source: DirectorySource, now: Date) {
+    /** `provisioned`: SCIM creates or takes over the user now (kept when already set). */
+    async upsertDirectory(
+      d: { upn: string; displayName: string; email: string; roles?: string[] },
+      source: DirectorySource,
+      now: Date,
+      opts: { provisioned?: boolean } = {},
+    ) {
       const upn = d.upn.toLowerCase();
       await db
         .insertInto('directory_user')
-        .values({ upn, display_name: d.displayName, email: d.email, roles: d.roles ?? null, source, created_at: now, updated_at: now })
+        .values({
+          upn,
+          display_name: d.displayName,
+          email: d.email,
+          roles: d.roles ?? null,
+          source,
+          created_at: now,
+          updated_at: now,
+          provisioned_at: opts.provisioned ? now : null,
+        })
         .onConflict((oc) =>
           oc.column('upn').doUpdateSet({
             display_name: d.displayName,
             email: d.email,
             ...(d.roles ? { roles: d.roles } : {}),
             source: sql`coalesce(directory_user.source, ${source})`,
+            ...(opts.provisioned ? { provisioned_at: sql`coalesce(directory_user.provisioned_at, ${now})` } : {}),
             updated_at: now,
           }),
         )
         .execute();
     },
+    /** Records when SCIM took over the user, unless known already. */
+    markProvisioned: (upn: string, now: Date) =>
+      db
+        .updateTable('directory_user')
+        .set({ provisioned_at: sql`coalesce(provisioned_at, ${now})` })
+        .where('upn', '=', upn.toLowerCase())
+        .execute(),
     async renameDirectory(from: string, to: string) {
       if (from.toLowerCase() === to.toLowerCase()) return;
       await db.deleteFrom('directory_user').where('upn', '=', to.toLowerCase()).execute();

@@ -109,7 +109,7 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   // Every route needs a token; bodies are checked for bad strings before any handler runs.
   app.addHook('onRequest', async (request) => {
     const token = await tokens.authenticate(request.headers.authorization);
-    request.scim = { tokenName: token.name, requestId: request.id, clientAddress: request.ip ?? null };
+    request.scim = { tokenName: token.name, tokenCreatedBy: token.createdBy, requestId: request.id, clientAddress: request.ip ?? null };
   });
   app.addHook('preHandler', async (request) => {
     const { id } = (request.params ?? {}) as { id?: unknown };
@@ -159,8 +159,8 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     const meta = created.meta as { location: string };
     return sendScim(reply.header('location', meta.location), 201, created);
   });
-  app.get('/Users', async (req, reply) => sendScim(reply, 200, await users.list(listQuery(req))));
-  app.get('/Users/:id', async (req, reply) => sendScim(reply, 200, await users.get(idOf(req), listQuery(req))));
+  app.get('/Users', async (req, reply) => sendScim(reply, 200, await users.list(req.scim, listQuery(req))));
+  app.get('/Users/:id', async (req, reply) => sendScim(reply, 200, await users.get(req.scim, idOf(req), listQuery(req))));
   app.put('/Users/:id', async (req, reply) =>
     sendScim(reply, 200, await change(req, 'scim.user.replace', () => users.replace(req.scim, idOf(req), req.body))),
   );
