@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -107,22 +107,48 @@ function contentSecurityPolicy(config: AppConfig) {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * The per-user read caches (issue 16) follow the database's change feed, which names the users every
- * committed change touched, on every instance. A change made through this instance also empties them
- * before its answer leaves: the caller's next request sees it, whatever the feed's delay.
+ * Whose cached reads a successful change through this instance may have touched: the signed-in caller
+ * (self-service), and the user an administration route acts on. Changes of other kinds (SCIM, the
+ * sign-in pages, an administrator's change found by a token's serial) reach the caches through the
+ * change feed, like a change made on another instance: none of their callers reads these caches.
  */
-function installReadCaches(app: FastifyInstance, database: DatabaseHandle, caches: ReadCache<unknown>[], metrics: PortalMetrics): void {
+function usersTouchedBy(request: FastifyRequest, reply: FastifyReply): string[] {
+  if (READS.has(request.method) || reply.statusCode >= 400) return [];
+  const caller = (request as { caller?: { upn?: string } }).caller;
+  if (!caller?.upn) return [];
+  const users = [caller.upn];
+  const target = (request.params as { upn?: unknown } | undefined)?.upn;
+  if (typeof target === 'string' && request.routeOptions.url?.includes('/api/admin/users/:upn')) users.push(target.trim().toLowerCase());
+  return users;
+}
+
+/**
+ * The per-user read caches follow the database's change feed, which names the users every committed
+ * change touched, on every instance. A change made through this instance also drops the reads of the
+ * users it touched before its answer leaves: their next request here sees it, whatever the feed's
+ * delay. Only an authenticated change that succeeded does: anyone may send a request that fails.
+ */
+function installReadCaches(
+  app: FastifyInstance,
+  database: DatabaseHandle,
+  caches: ReadCache<unknown>[],
+  metrics: PortalMetrics,
+  heartbeatMs: number,
+): void {
   if (caches.length === 0) return void app.decorate('changeFeed', null);
   const log = app.log.child({ module: 'change-feed' });
   const feed = startChangeFeed(database, caches, {
-    onState: (listening) => {
+    heartbeatMs,
+    onState: (listening, state) => {
       metrics.changeFeedListening.set(listening ? 1 : 0);
       if (listening) log.debug('listening to the change feed: per-user reads are kept');
-      else log.warn('the change feed is not heard: per-user reads are not kept until it is back');
+      else log.warn({ state }, 'the change feed is not heard: per-user reads are not kept until it is back');
     },
+    onHeartbeatMissed: () => metrics.changeFeedHeartbeatsMissed.inc(),
   });
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (!READS.has(request.method)) for (const cache of caches) cache.clear();
+  app.addHook('onSend', async (request, reply, payload) => {
+    const users = usersTouchedBy(request, reply);
+    if (users.length > 0) for (const cache of caches) cache.invalidate(users);
     return payload;
   });
   app.addHook('onClose', async () => feed.stop());
@@ -230,7 +256,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     });
   }
   if (config.readCache) verify = withVerifiedTokenCache(verify, { onLookup: cacheLookupRecorder(metrics, 'token') });
-  installReadCaches(app, database, services.readCaches.all, metrics);
+  installReadCaches(app, database, services.readCaches.all, metrics, config.changeFeedHeartbeatMs);
   // A token issued before its user's sessions were revoked (sign-out, ...) is refused (issue 14); the
   // profile call still answers a disabled account's earlier token with its status (account disabled).
   const verifyProfile = withAuthenticationMetrics(
@@ -244,9 +270,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('metrics', metrics);
 
   // Operations: probes and metrics (also under the base path, for a proxy that forwards only it).
-  const health = createHealthService(portalReadinessChecks({ config, db: database.db, publicJwks: idp?.publicJwks, mfaName: mfa.name }), {
-    timeoutMs: config.databaseTimeouts.readinessMs,
-  });
+  const health = createHealthService(
+    portalReadinessChecks({ config, db: database.db, publicJwks: idp?.publicJwks, mfaName: mfa.name, changeFeed: app.changeFeed }),
+    { timeoutMs: config.databaseTimeouts.readinessMs },
+  );
   app.decorate('health', health);
   const metricsAccess = config.metrics.port === null && config.metrics.token !== null ? { token: config.metrics.token } : (false as const);
   const metricsServer = config.metrics.port === null ? null : await buildMetricsServer(config, metrics);

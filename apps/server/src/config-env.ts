@@ -90,6 +90,7 @@ export const envSchema = z
       .default('x-request-id'),
     SHUTDOWN_GRACE_SECONDS: int(1, 600, 10),
     READ_CACHE: bool.default(true),
+    CHANGE_FEED_HEARTBEAT_MS: int(50, 60_000, 5000),
 
     IDP_MODE: z.enum(['embedded', 'entra'], { message: 'must be embedded or entra' }).default('embedded'),
     ALLOW_EMBEDDED_IDP_IN_PRODUCTION: bool.default(false),

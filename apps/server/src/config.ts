@@ -38,6 +38,11 @@ export interface AppConfig {
    * MFA data, kept true by the database's change feed. READ_CACHE=false reads the database every time.
    */
   readCache: boolean;
+  /**
+   * How often the change feed sends a heartbeat through the database, and how long it may take to come
+   * back before the feed counts as down (the caches keep nothing until one is heard again).
+   */
+  changeFeedHeartbeatMs: number;
   idp:
     | { mode: 'embedded'; issuer: string; clientId: string; audience: string; scope: string; demoPassword: string }
     | { mode: 'entra'; tenantId: string; authorityHost: string; clientId: string; audience: string; scope: string };
@@ -193,6 +198,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     requestIdHeader: env.REQUEST_ID_HEADER,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     readCache: env.READ_CACHE,
+    changeFeedHeartbeatMs: env.CHANGE_FEED_HEARTBEAT_MS,
     idp,
     roles: rolesOf(env),
     redirectWhitelist: env.REDIRECT_WHITELIST ?? uniq(['https://localhost', origin]),

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/database.js';
 import { ReadCache } from '../lib/read-cache.js';
-import { startChangeFeed, type ChangeFeed } from './change-feed.js';
-import type { DatabaseHandle } from './database.js';
+import { startChangeFeed, type ChangeFeed, type ChangeFeedState } from './change-feed.js';
+import { LISTEN_APPLICATION_NAME, type DatabaseHandle } from './database.js';
 
 /**
  * The change feed on the real database (PGlite, and PostgreSQL in the server-pg project): every
@@ -110,6 +110,21 @@ describe('change feed (migration 0017 and db/change-feed)', () => {
     expect(await dropped(() => database.db.deleteFrom('mfa_device').where('user_id', '=', dave).execute())).toEqual([users[1]]);
   });
 
+  it('drops a user whose sign-in name starts with ~ (markers travel on a channel of their own)', async () => {
+    const tilde = '~bob@feed.test';
+    await database.db.insertInto('mfa_user').values({ username: tilde, email: tilde, real_name: tilde, status: 'active' }).execute();
+    expect(await feed.heard()).toBe(true);
+    await cache.get(tilde, async () => 'kept');
+    await database.db.updateTable('mfa_user').set({ status: 'disabled' }).where('username', '=', tilde).execute();
+    expect(await feed.heard()).toBe(true);
+    expect(await cache.get(tilde, async () => 'fresh')).toBe('fresh');
+    // A marker's text on the changes' channel is a name like any other, not a marker.
+    await cache.get(tilde, async () => 'kept');
+    await sql`select pg_notify('portal_user_changes', ${tilde})`.execute(database.db);
+    expect(await feed.heard()).toBe(true);
+    expect(await cache.get(tilde, async () => 'fresh')).toBe('fresh');
+  });
+
   it('drops the user whose sessions were revoked', async () => {
     expect(
       await dropped(() =>
@@ -150,7 +165,7 @@ describe('change feed (migration 0017 and db/change-feed)', () => {
       await own.get('x', async () => 'kept');
       // The server ends the listening connection (a restart, a fail-over, an administrator).
       await sql`select pg_terminate_backend(pid) from pg_stat_activity
-                where datname = current_database() and query = ${`listen "portal_user_changes"`} and pid <> pg_backend_pid()`.execute(
+                where datname = current_database() and application_name = ${LISTEN_APPLICATION_NAME} and pid <> pg_backend_pid()`.execute(
         database.db,
       );
       await expect.poll(() => states.includes(false)).toBe(true);
@@ -161,6 +176,66 @@ describe('change feed (migration 0017 and db/change-feed)', () => {
     } finally {
       await other.stop();
     }
+  });
+
+  it('counts as down while its heartbeat does not come back (a silent connection), and recovers by itself', async () => {
+    // A half-open connection: it still looks open, nothing arrives on it. Here the notifications of
+    // every subscription are dropped while `silent` is set.
+    let silent = false;
+    let subscriptions = 0;
+    const quiet: Pick<DatabaseHandle, 'db' | 'subscribe'> = {
+      db: database.db,
+      subscribe: (channels, onMessage, onState) => {
+        subscriptions++;
+        return database.subscribe!(channels, (payload, channel) => silent || onMessage(payload, channel), onState);
+      },
+    };
+    const states: [boolean, ChangeFeedState][] = [];
+    let missed = 0;
+    const own = new ReadCache<string>({ name: 'own', maxEntries: 10, ttlMs: () => 600_000 });
+    const other = startChangeFeed(quiet, [own as ReadCache<unknown>], {
+      heartbeatMs: 100,
+      onState: (listening, state) => states.push([listening, state]),
+      onHeartbeatMissed: () => missed++,
+    });
+    try {
+      await expect.poll(() => other.listening).toBe(true);
+      // Heartbeats come back: still listening after several of them.
+      await new Promise((r) => setTimeout(r, 350));
+      expect(other.listening).toBe(true);
+      expect(missed).toBe(0);
+      await own.get('x', async () => 'kept');
+      expect(await own.get('x', async () => 'fresh')).toBe('kept');
+
+      silent = true;
+      await expect.poll(() => other.listening, { timeout: 5000 }).toBe(false);
+      expect(other.state).toBe('silent');
+      expect(missed).toBeGreaterThan(0);
+      expect(own.isLive).toBe(false);
+      expect(own.size).toBe(0);
+      expect(await own.get('x', async () => 'fresh')).toBe('fresh');
+      expect(own.size).toBe(0);
+      expect(await other.heard(200)).toBe(false);
+      // A new connection was opened, and is not trusted until a heartbeat comes back on it.
+      await expect.poll(() => subscriptions, { timeout: 5000 }).toBeGreaterThan(1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(other.listening).toBe(false);
+
+      silent = false;
+      await expect.poll(() => other.listening, { timeout: 5000 }).toBe(true);
+      expect(other.state).toBe('listening');
+      expect(own.isLive).toBe(true);
+      await own.get('y', async () => 'kept');
+      expect(await own.get('y', async () => 'fresh')).toBe('kept');
+      expect(await other.heard()).toBe(true);
+      expect(states[0]).toEqual([true, 'listening']);
+      expect(states).toContainEqual([false, 'silent']);
+      expect(states.at(-1)).toEqual([true, 'listening']);
+    } finally {
+      await other.stop();
+    }
+    expect(other.state).toBe('stopped');
+    expect(own.isLive).toBe(false);
   });
 
   it('keeps nothing once stopped', async () => {

@@ -5,15 +5,23 @@ import type { DatabaseHandle } from './database.js';
 import { CHANGE_CHANNEL } from './migrations/0017_change_feed.js';
 
 /**
- * Keeps per-user read caches true to the database (issue 16). The triggers of migration 0017 name, on
- * commit, the users each change touched, whoever made it (a request on any instance, a job, SCIM, a
- * script); this drops their cached reads on this instance. While the feed is not listening (before it
- * starts, after its connection failed and until it is back), the caches keep nothing: a change could
- * go unheard. `*` (a change to very many users) drops everything.
+ * Keeps per-user read caches true to the database. The triggers of migration 0017 name, on commit, the
+ * users each change touched, whoever made it (a request on any instance, a job, SCIM, a script); this
+ * drops their cached reads on this instance. While the feed is not heard (before it starts, after its
+ * connection failed or went silent, until it is back), the caches keep nothing: a change could go
+ * unheard. `*` (a change to very many users) drops everything.
+ *
+ * A connection can look open while nothing arrives any more (a NAT that forgot it, a fail-over that
+ * left the socket half-open). So a heartbeat goes through the database every `heartbeatMs`: a marker
+ * that must come back on the listening connection before the next one is due. One that does not makes
+ * the feed *silent* (caches off) and opens a new listening connection; the first heartbeat heard again
+ * turns the caches back on.
  */
 export interface ChangeFeed {
-  /** Whether notifications are being heard now. */
+  /** Whether notifications are being heard now (listening, and the last heartbeat came back in time). */
   readonly listening: boolean;
+  /** Why it is or is not listening. */
+  readonly state: ChangeFeedState;
   /**
    * Resolves true once every change committed before the call has been heard (a marker sent through
    * the database comes back after them: notifications arrive in commit order); false when the feed is
@@ -23,56 +31,159 @@ export interface ChangeFeed {
   stop(): Promise<void>;
 }
 
-/** Markers of `heard` start with this; a sign-in name never does. */
-const MARKER = '~';
+/**
+ * `disconnected`: no listening connection (not yet, or it failed and is being opened again);
+ * `silent`: a heartbeat did not come back in time, and none has since.
+ */
+export type ChangeFeedState = 'listening' | 'disconnected' | 'silent' | 'stopped';
+
+export interface ChangeFeedOptions {
+  /** Each change of `listening`, with the state that caused it (not called by `stop`). */
+  onState?: (listening: boolean, state: ChangeFeedState) => void;
+  /** Each heartbeat that did not come back in time. */
+  onHeartbeatMissed?: () => void;
+  /** How often a heartbeat is sent, and how long it may take to come back (milliseconds). */
+  heartbeatMs?: number;
+}
+
+/**
+ * Markers travel on a channel of their own, on the same connection as the changes: they still arrive
+ * in commit order, and no sign-in name (any text) can ever be taken for one.
+ */
+export const MARKER_CHANNEL = 'portal_change_feed_markers';
+
+export const DEFAULT_HEARTBEAT_MS = 5000;
 
 export function startChangeFeed(
   database: Pick<DatabaseHandle, 'subscribe' | 'db'>,
   caches: readonly ReadCache<unknown>[],
-  opts: { onState?: (listening: boolean) => void } = {},
+  opts: ChangeFeedOptions = {},
 ): ChangeFeed {
-  let listening = false;
-  if (!database.subscribe || caches.length === 0) return { listening, heard: async () => false, stop: async () => {} };
+  if (!database.subscribe || caches.length === 0) {
+    return { listening: false, state: 'stopped', heard: async () => false, stop: async () => {} };
+  }
+  const subscribe = database.subscribe.bind(database);
+  const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const markers = new Map<string, (heard: boolean) => void>();
-  const stop = database.subscribe(
-    CHANGE_CHANNEL,
-    (payload) => {
-      if (payload.startsWith(MARKER)) markers.get(payload)?.(true);
-      else if (payload === '*') for (const cache of caches) cache.clear();
-      else {
-        const names = payload.split('\n');
-        for (const cache of caches) cache.invalidate(names);
-      }
-    },
-    (state) => {
-      listening = state;
-      for (const cache of caches) cache.setLive(state);
-      opts.onState?.(state);
-    },
-  );
+  let connected = false;
+  let silent = false;
+  let stopped = false;
+  let listening = false;
+  /** Which subscription is current: the state of one replaced or stopped no longer counts. */
+  let subscription = 0;
+  /** Bumped by every (re)connection: a heartbeat sent before it says nothing of the new connection. */
+  let connection = 0;
+  let unsubscribe: () => Promise<void> = async () => {};
+  let timer: NodeJS.Timeout | null = null;
+  let beating = false;
+
+  const state = (): ChangeFeedState => (stopped ? 'stopped' : silent ? 'silent' : connected ? 'listening' : 'disconnected');
+
+  const update = () => {
+    const now = connected && !silent && !stopped;
+    if (now === listening) return;
+    listening = now;
+    for (const cache of caches) cache.setLive(now);
+    opts.onState?.(now, state());
+  };
+
+  /** Sends a marker through the database; true once it came back on the listening connection. */
+  const probe = (timeoutMs: number, unref: boolean): Promise<boolean> => {
+    const marker = randomUUID();
+    return new Promise<boolean>((resolve) => {
+      const wait = setTimeout(() => settle(false), timeoutMs);
+      if (unref) wait.unref();
+      const settle = (heard: boolean) => {
+        clearTimeout(wait);
+        markers.delete(marker);
+        resolve(heard);
+      };
+      markers.set(marker, settle);
+      sql`select pg_notify(${MARKER_CHANNEL}, ${marker})`.execute(database.db).catch(() => settle(false));
+    });
+  };
+
+  const listen = () => {
+    const mine = ++subscription;
+    unsubscribe = subscribe(
+      [CHANGE_CHANNEL, MARKER_CHANNEL],
+      (payload, channel) => {
+        if (channel === MARKER_CHANNEL) markers.get(payload)?.(true);
+        else if (payload === '*') for (const cache of caches) cache.clear();
+        else {
+          const names = payload.split('\n');
+          for (const cache of caches) cache.invalidate(names);
+        }
+      },
+      (up) => {
+        if (mine !== subscription || stopped) return;
+        if (up) connection++;
+        connected = up;
+        update();
+        // Back after a silence: a heartbeat now rather than at the next tick.
+        if (up && silent) schedule(0);
+      },
+    );
+  };
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    // The heartbeat never keeps the process alive.
+    timer = setTimeout(() => void heartbeat(), ms);
+    timer.unref();
+  };
+
+  const heartbeat = async () => {
+    timer = null;
+    // The heartbeat in flight schedules the next one.
+    if (stopped || beating) return;
+    if (!connected) return schedule(heartbeatMs);
+    const on = connection;
+    beating = true;
+    const heard = await probe(heartbeatMs, true);
+    beating = false;
+    if (stopped) return;
+    schedule(heartbeatMs);
+    if (!connected || on !== connection) return;
+    if (heard) {
+      silent = false;
+      return update();
+    }
+    opts.onHeartbeatMissed?.();
+    silent = true;
+    update();
+    // A silent connection would only be closed by TCP keep-alive, much later: a new one now (the
+    // old one ends meanwhile, its socket destroyed if its peer does not answer).
+    const old = unsubscribe;
+    connected = false;
+    listen();
+    void old().catch(() => {});
+  };
+
+  listen();
+  schedule(heartbeatMs);
+
   return {
     get listening() {
       return listening;
     },
+    get state() {
+      return state();
+    },
     async heard(timeoutMs = 5000) {
       if (!listening) return false;
-      const marker = `${MARKER}${randomUUID()}`;
-      const back = new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => settle(false), timeoutMs);
-        const settle = (heard: boolean) => {
-          clearTimeout(timer);
-          markers.delete(marker);
-          resolve(heard);
-        };
-        markers.set(marker, settle);
-      });
-      await sql`select pg_notify(${CHANGE_CHANNEL}, ${marker})`.execute(database.db);
-      return back;
+      return probe(timeoutMs, false);
     },
     async stop() {
+      stopped = true;
+      subscription++;
+      if (timer) clearTimeout(timer);
+      timer = null;
       listening = false;
       for (const cache of caches) cache.setLive(false);
-      await stop();
+      for (const settle of [...markers.values()]) settle(false);
+      await unsubscribe();
     },
   };
 }

@@ -17,21 +17,52 @@ export interface DatabaseHandle {
   /** Connections of the pool now (for metrics). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
   /**
-   * Listens to a notification channel (PostgreSQL LISTEN, on a connection of its own that comes back by
-   * itself after a failure; PGlite's own listeners). `onState(false)` when notifications may have been
-   * missed (the connection failed), `onState(true)` once listening (again). Answers how to stop.
+   * Listens to notification channels (PostgreSQL LISTEN, all on one connection of its own that comes
+   * back by itself after a failure, so they arrive in commit order whatever their channel; PGlite's own
+   * listeners). `onState(false)` when notifications may have been missed (the connection failed),
+   * `onState(true)` once listening (again). Answers how to stop. (`channel` is always given; optional
+   * so that a listener of a single channel may ignore it.)
    */
-  subscribe?(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void): () => Promise<void>;
+  subscribe?(
+    channels: string | readonly string[],
+    onMessage: (payload: string, channel?: string) => void,
+    onState: (listening: boolean) => void,
+  ): () => Promise<void>;
 }
 
 /** How long a lost notification connection waits before its next attempt (doubling up to the last). */
 const LISTEN_RETRY_MS = [250, 500, 1000, 2000, 5000];
 
+/**
+ * TCP keep-alive of the listening connection: it only receives, so a peer gone without a word (a NAT
+ * that forgot it, a fail-over) would otherwise never be noticed. The change feed's heartbeat notices
+ * sooner; this lets the operating system close what is dead.
+ */
+const LISTEN_KEEPALIVE_MS = 10_000;
+
+/** How long ending the listening connection may take before its socket is destroyed (a silent peer never answers). */
+const LISTEN_END_MS = 1000;
+
+/** What the listening connection is called in pg_stat_activity. */
+export const LISTEN_APPLICATION_NAME = 'mfa-portal change feed';
+
+async function endClient(c: pg.Client): Promise<void> {
+  const socket = (c as unknown as { connection?: { stream?: { destroy?: () => void } } }).connection?.stream;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, LISTEN_END_MS);
+    timer.unref();
+  });
+  await Promise.race([c.end().catch(() => {}), late]);
+  clearTimeout(timer);
+  socket?.destroy?.();
+}
+
 /** LISTEN on a dedicated PostgreSQL connection, reconnecting after any failure (see DatabaseHandle.subscribe). */
 function subscribePostgres(
   url: string,
-  channel: string,
-  onMessage: (payload: string) => void,
+  channels: readonly string[],
+  onMessage: (payload: string, channel: string) => void,
   onState: (listening: boolean) => void,
   connectMs: number | undefined,
 ): () => Promise<void> {
@@ -52,23 +83,29 @@ function subscribePostgres(
     if (client !== c) return;
     client = null;
     onState(false);
-    c.end().catch(() => {});
+    void endClient(c);
     retry();
   };
   const connect = async () => {
-    const c = new pg.Client({ connectionString: url, ...(connectMs ? { connectionTimeoutMillis: connectMs } : {}) });
+    const c = new pg.Client({
+      connectionString: url,
+      application_name: LISTEN_APPLICATION_NAME,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: LISTEN_KEEPALIVE_MS,
+      ...(connectMs ? { connectionTimeoutMillis: connectMs } : {}),
+    });
     c.on('error', () => lost(c));
     c.on('end', () => lost(c));
     c.on('notification', (n) => {
-      if (n.channel === channel) onMessage(n.payload ?? '');
+      if (channels.includes(n.channel)) onMessage(n.payload ?? '', n.channel);
     });
     client = c;
     try {
       await c.connect();
       // Keep the process free to exit: this connection only listens.
       (c as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
-      await c.query(`listen ${pg.escapeIdentifier(channel)}`);
-      if (stopped || client !== c) return void c.end().catch(() => {});
+      await c.query(channels.map((channel) => `listen ${pg.escapeIdentifier(channel)}`).join('; '));
+      if (stopped || client !== c) return void endClient(c);
       attempt = 0;
       onState(true);
     } catch {
@@ -81,7 +118,7 @@ function subscribePostgres(
     if (timer) clearTimeout(timer);
     const c = client;
     client = null;
-    if (c) await c.end().catch(() => {});
+    if (c) await endClient(c);
   };
 }
 
@@ -163,7 +200,8 @@ export async function openDatabase(opts: {
       url: opts.url,
       close: () => db.destroy(),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
-      subscribe: (channel, onMessage, onState) => subscribePostgres(opts.url!, channel, onMessage, onState, opts.timeouts?.connectMs),
+      subscribe: (channels, onMessage, onState) =>
+        subscribePostgres(opts.url!, [channels].flat(), onMessage, onState, opts.timeouts?.connectMs),
     };
   }
   let pglite = opts.pglite;
@@ -185,20 +223,24 @@ export async function openDatabase(opts: {
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: 1 }),
     // One process owns the embedded database: its notifications arrive after the query that caused them.
-    subscribe: (channel, onMessage, onState) => {
-      let stop: (() => Promise<void>) | null = null;
+    subscribe: (channels, onMessage, onState) => {
+      const unlisten: (() => Promise<void>)[] = [];
       let stopped = false;
-      void pglite!.listen(channel, onMessage).then(
-        (unlisten) => {
-          if (stopped) return void unlisten().catch(() => {});
-          stop = unlisten;
-          onState(true);
+      const quiet = () => Promise.all(unlisten.splice(0).map((stop) => stop().catch(() => {})));
+      void Promise.all(
+        [channels].flat().map(async (channel) => {
+          unlisten.push(await pglite!.listen(channel, (payload) => onMessage(payload, channel)));
+        }),
+      ).then(
+        () => (stopped ? void quiet() : onState(true)),
+        () => {
+          void quiet();
+          if (!stopped) onState(false);
         },
-        () => onState(false),
       );
       return async () => {
         stopped = true;
-        if (stop) await stop().catch(() => {});
+        await quiet();
       };
     },
   };

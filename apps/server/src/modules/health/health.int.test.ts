@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/app.js';
 import { createTestDatabase } from '../../../test/database.js';
+import { meTestApp } from '../../../test/me-api.js';
+import type { DatabaseHandle } from '../../db/database.js';
 
 /** GET /healthz and /readyz: JSON, never cached, never the SPA, no sign-in; readiness names what fails. */
 
@@ -24,8 +26,91 @@ describe('health endpoints', () => {
     expect(res.json()).toEqual({
       status: 'ready',
       notReady: [],
-      checks: { database: { ok: true }, signingKeys: { ok: true }, mfaProvider: { ok: true } },
+      degraded: [],
+      checks: { database: { ok: true }, signingKeys: { ok: true }, mfaProvider: { ok: true }, changeFeed: { ok: true } },
     });
+  });
+
+  it('has no change feed check without read caches', async () => {
+    const other = await buildTestApp({ READ_CACHE: 'false' });
+    try {
+      const res = await other.app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().checks).toEqual({ database: { ok: true }, signingKeys: { ok: true }, mfaProvider: { ok: true } });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('says degraded (200) while the change feed is silent, its metric 0 and the caches keeping nothing; ready again once heard', async () => {
+    // A half-open listening connection: it looks open, nothing arrives on it while `silent` is set.
+    const database = await createTestDatabase();
+    let silent = false;
+    const quiet: DatabaseHandle = {
+      ...database,
+      subscribe: (channels, onMessage, onState) =>
+        database.subscribe!(channels, (payload, channel) => silent || onMessage(payload, channel), onState),
+    };
+    const m = await meTestApp({ CHANGE_FEED_HEARTBEAT_MS: '100' }, { database: quiet });
+    const metric = async (name: string) => (await m.t.app.metrics.registry.getSingleMetric(name)!.get()).values[0]?.value ?? 0;
+    const userDataHits = async () =>
+      (await m.t.app.metrics.registry.getSingleMetric('portal_read_cache_lookups_total')!.get()).values.find(
+        (v) => v.labels.cache === 'user_data' && v.labels.result === 'hit',
+      )?.value ?? 0;
+    const token = await m.token('bob@example.com');
+    const userinfo = async () => {
+      const res = await m.t.app.inject({
+        url: '/account/getuserinfo?userid=bob@example.com',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode).toBe(200);
+    };
+    const readyz = async () => {
+      const res = await m.t.app.inject({ method: 'GET', url: '/readyz' });
+      return { code: res.statusCode, body: res.json() };
+    };
+    try {
+      expect(await metric('portal_change_feed_listening')).toBe(1);
+      await userinfo();
+      const before = await userDataHits();
+      await userinfo();
+      expect(await userDataHits()).toBe(before + 1);
+
+      silent = true;
+      await expect.poll(async () => (await readyz()).body.status, { timeout: 5000 }).toBe('degraded');
+      expect(await readyz()).toEqual({
+        code: 200,
+        body: {
+          status: 'degraded',
+          notReady: [],
+          degraded: ['changeFeed'],
+          checks: {
+            database: { ok: true },
+            signingKeys: { ok: true },
+            mfaProvider: { ok: true },
+            changeFeed: { ok: false, degraded: true, reason: 'heartbeat not heard: per-user reads are not kept' },
+          },
+        },
+      });
+      expect(await metric('portal_change_feed_listening')).toBe(0);
+      expect(await metric('portal_change_feed_heartbeats_missed_total')).toBeGreaterThan(0);
+      const silentHits = await userDataHits();
+      await userinfo();
+      await userinfo();
+      expect(await userDataHits()).toBe(silentHits);
+
+      silent = false;
+      await expect.poll(async () => (await readyz()).body.status, { timeout: 5000 }).toBe('ready');
+      expect((await readyz()).code).toBe(200);
+      expect(await metric('portal_change_feed_listening')).toBe(1);
+      await userinfo();
+      const back = await userDataHits();
+      await userinfo();
+      expect(await userDataHits()).toBe(back + 1);
+    } finally {
+      await m.close();
+      await database.close();
+    }
   });
 
   it('answers under the base path too, and never falls through to the SPA', async () => {

@@ -4,8 +4,9 @@ import type { HealthService } from './health.service.js';
 const NO_STORE = 'no-store, max-age=0';
 
 /**
- * GET /healthz (liveness: no database call) and GET /readyz (readiness: 503 naming what is not ready).
- * Never cached, never behind sign-in, never the SPA's index.html.
+ * GET /healthz (liveness: no database call) and GET /readyz (readiness: 503 naming what is not ready;
+ * 200 with status `degraded` naming what only makes the service less efficient). Never cached, never
+ * behind sign-in, never the SPA's index.html.
  */
 export async function healthRoutes(app: FastifyInstance, opts: { health: HealthService }): Promise<void> {
   const schema = { hide: true };
@@ -14,10 +15,11 @@ export async function healthRoutes(app: FastifyInstance, opts: { health: HealthS
   );
   app.get('/readyz', { schema, logLevel: 'warn' }, async (_request, reply) => {
     const r = await opts.health.readiness();
+    const status = !r.ready ? 'not_ready' : r.degraded.length > 0 ? 'degraded' : 'ready';
     return reply
       .code(r.ready ? 200 : 503)
       .header('cache-control', NO_STORE)
       .type('application/json; charset=utf-8')
-      .send({ status: r.ready ? 'ready' : 'not_ready', notReady: r.notReady, checks: r.checks });
+      .send({ status, notReady: r.notReady, degraded: r.degraded, checks: r.checks });
   });
 }

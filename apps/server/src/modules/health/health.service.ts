@@ -2,17 +2,23 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 /**
- * Liveness and readiness (issue 17). Liveness only says the process answers; readiness runs each
- * check (the database with a short timeout, signing keys, the MFA provider) and names what fails.
+ * Liveness and readiness. Liveness only says the process answers; readiness runs each check (the
+ * database with a short timeout, signing keys, the MFA provider, ...) and names what fails. A check
+ * that only degrades the service (it answers correctly, less efficiently) names itself without making
+ * the instance not ready: taking it out of the load balancer would help nothing.
  */
 export interface ReadinessCheck {
   name: string;
   /** Resolves when ready; throws (or rejects) with a short, non-secret reason otherwise. */
   run(): Promise<void> | void;
+  /** A failure of this check degrades the service instead of making it not ready. */
+  degradesOnly?: boolean;
 }
 
 export interface CheckResult {
   ok: boolean;
+  /** Set on a failed check that only degrades the service. */
+  degraded?: true;
   reason?: string;
 }
 
@@ -20,6 +26,8 @@ export interface Readiness {
   ready: boolean;
   checks: Record<string, CheckResult>;
   notReady: string[];
+  /** Failed checks that only degrade the service (ready all the same). */
+  degraded: string[];
 }
 
 export interface HealthService {
@@ -69,13 +77,15 @@ export function createHealthService(checks: readonly ReadinessCheck[], opts: { t
             return [check.name, { ok: true }];
           } catch (err) {
             // Only our own short reasons are shown: an error's message could name hosts or users.
-            return [check.name, { ok: false, reason: err instanceof NotReady ? err.message : 'failed' }];
+            const reason = err instanceof NotReady ? err.message : 'failed';
+            return [check.name, check.degradesOnly ? { ok: false, degraded: true, reason } : { ok: false, reason }];
           }
         }),
       );
       if (draining) results.push(['shutdown', { ok: false, reason: 'the server is shutting down' }]);
-      const notReady = results.filter(([, r]) => !r.ok).map(([name]) => name);
-      return { ready: notReady.length === 0, checks: Object.fromEntries(results), notReady };
+      const notReady = results.filter(([, r]) => !r.ok && !r.degraded).map(([name]) => name);
+      const degraded = results.filter(([, r]) => r.degraded).map(([name]) => name);
+      return { ready: notReady.length === 0, checks: Object.fromEntries(results), notReady, degraded };
     },
   };
 }

@@ -20,6 +20,7 @@ export interface PortalMetrics {
   mfaProviderErrors: Counter<'provider' | 'operation' | 'code'>;
   readCacheLookups: Counter<'cache' | 'result'>;
   changeFeedListening: Gauge;
+  changeFeedHeartbeatsMissed: Counter;
 }
 
 export interface PoolStatsSource {
@@ -124,7 +125,12 @@ export function createMetrics(opts: { database?: PoolStatsSource; collectDefault
     }),
     changeFeedListening: new Gauge({
       name: 'portal_change_feed_listening',
-      help: '1 while this instance hears the database change feed (its read caches keep values), 0 otherwise.',
+      help: '1 while this instance hears the database change feed and its heartbeat (its read caches keep values), 0 otherwise.',
+      registers,
+    }),
+    changeFeedHeartbeatsMissed: new Counter({
+      name: 'portal_change_feed_heartbeats_missed_total',
+      help: 'Heartbeats of the change feed that did not come back in time (the feed counted as down, and listened again on a new connection).',
       registers,
     }),
   };
