@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entraUser, patchOp, scimTestApp, type ScimTestApp } from '../../../test/scim-api.js';
+
+/**
+ * SCIM writes of one user apply one after the other: each PATCH reads the row under its lock in its
+ * own transaction. On PostgreSQL (the server-pg project, a pool of connections) the requests below
+ * really overlap; a PATCH that read the row before another committed would write `active: true` back.
+ */
+
+let s: ScimTestApp;
+beforeAll(async () => {
+  s = await scimTestApp();
+});
+afterAll(() => s.close());
+
+const ROUNDS = 6;
+const RENAMES = 12;
+
+describe('concurrent SCIM writes of one user', () => {
+  it('never write a stale active back: after concurrent displayName and active:false PATCHes the user is inactive', async () => {
+    const created = await s.scim('POST', '/Users', entraUser('racer@example.com'));
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    for (let round = 0; round < ROUNDS; round++) {
+      const on = await s.scim('PATCH', `/Users/${id}`, patchOp({ op: 'replace', path: 'active', value: true }));
+      expect(on.json().active).toBe(true);
+      const requests = Array.from({ length: RENAMES }, (_, i) =>
+        s.scim('PATCH', `/Users/${id}`, patchOp({ op: 'replace', path: 'displayName', value: `Racer ${round}.${i}` })),
+      );
+      // The deactivation lands among the renames, so some of them started before it and end after it.
+      requests.splice(round % RENAMES, 0, s.scim('PATCH', `/Users/${id}`, patchOp({ op: 'replace', path: 'active', value: 'False' })));
+      const answers = await Promise.all(requests);
+      for (const res of answers) expect(res.statusCode, res.body).toBe(200);
+
+      const row = await s.db.selectFrom('scim_user').select(['active', 'display_name']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(row.active, `round ${round}`).toBe(false);
+      expect(row.display_name).toMatch(new RegExp(`^Racer ${round}\\.`));
+      const account = await s.db
+        .selectFrom('mfa_user')
+        .select('status')
+        .where('username', '=', 'racer@example.com')
+        .executeTakeFirstOrThrow();
+      expect(account.status).toBe('disabled');
+      expect((await s.scim('GET', `/Users/${id}`)).json().active).toBe(false);
+    }
+    // One deactivation per round and one reactivation per later round, each audited once.
+    expect(await s.auditOf('scim.user.deactivate')).toHaveLength(ROUNDS);
+    expect(await s.auditOf('scim.user.reactivate')).toHaveLength(ROUNDS - 1);
+  });
+});

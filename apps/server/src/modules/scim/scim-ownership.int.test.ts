@@ -1,0 +1,357 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
+import { ADMIN, adminSnapshot } from '../../../test/admin-api.js';
+import { TEST_PASSWORD } from '../../../test/app.js';
+import { entraUser, expectScimError, patchOp, scimTestApp, type ScimTestApp } from '../../../test/scim-api.js';
+import { loadConfig } from '../../config.js';
+import { verifyPassword } from '../../idp/password.js';
+import { PASSWORD_REFUSED, TOKEN_CREATOR_REFUSED } from './scim-users.service.js';
+
+/**
+ * SCIM manages only what it provisioned, on the embedded default with the demo staff and
+ * PROVISIONING=both: accounts it did not create are refused or adopted, never silently taken over.
+ */
+
+const byUserName = (userName: string) => `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`;
+
+async function jitSignIn(s: ScimTestApp, upn: string, roles: string[] = []) {
+  const res = await s.t.app.inject({
+    method: 'GET',
+    url: `/account/getuserinfo?userid=${encodeURIComponent(upn)}&email=${encodeURIComponent(upn)}&firstname=Jit&lastname=User`,
+    headers: { authorization: `Bearer ${await s.token(upn, roles)}` },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json().mfa.status).toBe('active');
+}
+
+/** Every row SCIM could change for `upn` (and the SCIM users), to show a refusal changed nothing. */
+async function stateOf(s: ScimTestApp, upn: string) {
+  const [scimUsers, idp, directory, mfa, revocation] = await Promise.all([
+    s.db.selectFrom('scim_user').selectAll().orderBy('id').execute(),
+    s.db.selectFrom('idp_account').selectAll().where('username', '=', upn).executeTakeFirst(),
+    s.db.selectFrom('directory_user').selectAll().where('upn', '=', upn).executeTakeFirst(),
+    s.db.selectFrom('mfa_user').selectAll().where('username', '=', upn).executeTakeFirst(),
+    s.db.selectFrom('session_revocation').selectAll().where('upn', '=', upn).executeTakeFirst(),
+  ]);
+  return JSON.stringify({ scimUsers, idp, directory, mfa, revocation, all: await adminSnapshot(s.db) });
+}
+
+const successes = async (s: ScimTestApp, upn: string) =>
+  s.db
+    .selectFrom('audit_event')
+    .select('action')
+    .where('target_upn', '=', upn)
+    .where('action', 'like', 'scim.%')
+    .where('outcome', '=', 'success')
+    .execute();
+
+/** A token as a Solution Administrator creates it on the admin screens (stored as its SHA-256). */
+async function tokenMadeBy(s: ScimTestApp, createdBy: string, name: string): Promise<string> {
+  const secret = `scim_${randomBytes(32).toString('base64url')}`;
+  await s.db
+    .insertInto('scim_token')
+    .values({ name, token_hash: createHash('sha256').update(secret).digest('hex'), created_by: createdBy })
+    .execute();
+  return secret;
+}
+
+const revocationOf = (s: ScimTestApp, upn: string) =>
+  s.db.selectFrom('session_revocation').select('reason').where('upn', '=', upn).executeTakeFirst();
+
+describe('SCIM and the accounts it did not create (defaults)', () => {
+  let s: ScimTestApp;
+  beforeAll(async () => {
+    s = await scimTestApp({ PROVISIONING: 'both' });
+  });
+  afterAll(() => s.close());
+
+  it('refuses a POST naming the seeded Solution Administrator (409 uniqueness): password, roles and rows unchanged', async () => {
+    const before = await stateOf(s, 'admin@example.com');
+    const res = await s.scim('POST', '/Users', entraUser('admin@example.com', { password: 'Taken-Over-Pa55word!', roles: [] }));
+    expectScimError(res, 409, 'uniqueness');
+    expect(await stateOf(s, 'admin@example.com')).toBe(before);
+    const account = await s.db
+      .selectFrom('idp_account')
+      .select('password_hash')
+      .where('username', '=', 'admin@example.com')
+      .executeTakeFirstOrThrow();
+    expect(await verifyPassword(TEST_PASSWORD, account.password_hash)).toBe(true);
+    expect(await verifyPassword('Taken-Over-Pa55word!', account.password_hash)).toBe(false);
+    const dir = await s.db.selectFrom('directory_user').select('roles').where('upn', '=', 'admin@example.com').executeTakeFirstOrThrow();
+    expect(dir.roles).toEqual([ROLE_SOLUTION_ADMIN]);
+    expect(await successes(s, 'admin@example.com')).toEqual([]);
+    expect((await s.auditOf('scim.user.create')).at(-1)).toMatchObject({ outcome: 'failure', actor_upn: 'SCIM_TOKEN' });
+  });
+
+  it('neither returns nor adopts a seeded account on a filtered read, and refuses a POST of an unprotected one', async () => {
+    for (const upn of ['bob@example.com', 'admin@example.com', 'nomfa@example.com']) {
+      const before = await stateOf(s, upn);
+      const res = await s.scim('GET', byUserName(upn));
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ totalResults: 0, Resources: [] });
+      expect(await stateOf(s, upn)).toBe(before);
+    }
+    const before = await stateOf(s, 'bob@example.com');
+    expectScimError(await s.scim('POST', '/Users', entraUser('Bob@Example.com')), 409, 'uniqueness');
+    expect(await stateOf(s, 'bob@example.com')).toBe(before);
+    expect(await s.auditOf('scim.user.adopted')).toEqual([]);
+    expect(await successes(s, 'bob@example.com')).toEqual([]);
+  });
+
+  it('adopts an unprotected just-in-time account on the filtered read Entra makes, audited, then updates it by id', async () => {
+    await jitSignIn(s, 'jit.adopt@example.com');
+    const provisionedBefore = (
+      await s.db.selectFrom('directory_user').select('provisioned_at').where('upn', '=', 'jit.adopt@example.com').executeTakeFirstOrThrow()
+    ).provisioned_at;
+    const found = await s.scim('GET', byUserName('JIT.Adopt@example.com'));
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json()).toMatchObject({ totalResults: 1 });
+    const user = found.json().Resources[0];
+    expect(user).toMatchObject({ userName: 'jit.adopt@example.com', active: true });
+    const row = await s.db.selectFrom('scim_user').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.adopted_at).not.toBeNull();
+    const dir = await s.db.selectFrom('directory_user').selectAll().where('upn', '=', 'jit.adopt@example.com').executeTakeFirstOrThrow();
+    expect(dir.provisioned_at).not.toBeNull();
+    if (provisionedBefore) expect(new Date(dir.provisioned_at!).getTime()).toBe(new Date(provisionedBefore).getTime());
+    expect(dir.roles).toEqual([]);
+    expect(await s.auditOf('scim.user.adopted')).toEqual([
+      {
+        actor_upn: 'SCIM_TOKEN',
+        target_upn: 'jit.adopt@example.com',
+        outcome: 'success',
+        details: expect.objectContaining({ scimId: user.id, via: 'filter', source: 'jit' }),
+      },
+    ]);
+
+    // Read again: the same resource, adopted once.
+    expect((await s.scim('GET', byUserName('jit.adopt@example.com'))).json().Resources[0].id).toBe(user.id);
+    expect(await s.auditOf('scim.user.adopted')).toHaveLength(1);
+
+    const patched = await s.scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'Replace', path: 'displayName', value: 'Jit Adopted' }));
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().displayName).toBe('Jit Adopted');
+  });
+
+  it('refuses a password on an adopted account (400 mutability) in PATCH and PUT, changing nothing', async () => {
+    await jitSignIn(s, 'jit.nopass@example.com');
+    const user = (await s.scim('GET', byUserName('jit.nopass@example.com'))).json().Resources[0];
+    const before = await stateOf(s, 'jit.nopass@example.com');
+    const patch = expectScimError(
+      await s.scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', path: 'password', value: 'Sneaky-Pa55word!' })),
+      400,
+      'mutability',
+    );
+    expect(patch.detail).toBe(PASSWORD_REFUSED);
+    const put = expectScimError(
+      await s.scim(
+        'PUT',
+        `/Users/${user.id}`,
+        entraUser('jit.nopass@example.com', { password: 'Sneaky-Pa55word!', displayName: 'Changed' }),
+      ),
+      400,
+      'mutability',
+    );
+    expect(put.detail).toBe(PASSWORD_REFUSED);
+    expect(await stateOf(s, 'jit.nopass@example.com')).toBe(before);
+    expect(await s.db.selectFrom('idp_account').select('id').where('username', '=', 'jit.nopass@example.com').execute()).toEqual([]);
+    expect((await successes(s, 'jit.nopass@example.com')).map((e) => e.action)).toEqual(['scim.user.adopted']);
+  });
+
+  it('adopts an unprotected just-in-time account on POST too (201, audited as adopted, no duplicate), but not with a password', async () => {
+    await jitSignIn(s, 'jit.post@example.com');
+    const res = await s.scim(
+      'POST',
+      '/Users',
+      entraUser('jit.post@example.com', { displayName: 'Posted Jit', roles: [{ value: 'Staff.Member' }] }),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const rows = await s.db.selectFrom('scim_user').selectAll().where('user_name', 'ilike', 'jit.post@example.com').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.adopted_at).not.toBeNull();
+    expect(await s.db.selectFrom('directory_user').selectAll().where('upn', '=', 'jit.post@example.com').executeTakeFirst()).toMatchObject({
+      display_name: 'Posted Jit',
+      roles: ['Staff.Member'],
+    });
+    expect((await s.auditOf('scim.user.adopted')).at(-1)).toMatchObject({
+      target_upn: 'jit.post@example.com',
+      details: { scimId: res.json().id, via: 'create', source: 'jit' },
+    });
+
+    await jitSignIn(s, 'jit.postpass@example.com');
+    const before = await stateOf(s, 'jit.postpass@example.com');
+    const refused = expectScimError(
+      await s.scim('POST', '/Users', entraUser('jit.postpass@example.com', { password: 'Sneaky-Pa55word!' })),
+      400,
+      'mutability',
+    );
+    expect(refused.detail).toBe(PASSWORD_REFUSED);
+    expect(await stateOf(s, 'jit.postpass@example.com')).toBe(before);
+    expect(await successes(s, 'jit.postpass@example.com')).toEqual([]);
+  });
+
+  it('neither returns nor adopts a protected just-in-time account, and refuses its POST', async () => {
+    await jitSignIn(s, 'jit.desk@example.com', [ROLE_HELPDESK]);
+    const before = await stateOf(s, 'jit.desk@example.com');
+    expect((await s.scim('GET', byUserName('jit.desk@example.com'))).json().totalResults).toBe(0);
+    expectScimError(await s.scim('POST', '/Users', entraUser('jit.desk@example.com', { roles: [] })), 409, 'uniqueness');
+    expect(await stateOf(s, 'jit.desk@example.com')).toBe(before);
+    expect(await successes(s, 'jit.desk@example.com')).toEqual([]);
+  });
+
+  it('refuses to rename a SCIM user onto an account it does not manage (409), changing nothing', async () => {
+    const u = (await s.scim('POST', '/Users', entraUser('renamer@example.com'))).json();
+    const before = await stateOf(s, 'bob@example.com');
+    expectScimError(
+      await s.scim('PATCH', `/Users/${u.id}`, patchOp({ op: 'replace', path: 'userName', value: 'bob@example.com' })),
+      409,
+      'uniqueness',
+    );
+    expectScimError(await s.scim('PUT', `/Users/${u.id}`, entraUser('BOB@example.com')), 409, 'uniqueness');
+    expect(await stateOf(s, 'bob@example.com')).toBe(before);
+    expect((await s.db.selectFrom('scim_user').select('user_name').where('id', '=', u.id).executeTakeFirstOrThrow()).user_name).toBe(
+      'renamer@example.com',
+    );
+  });
+
+  it('sets a password only on accounts SCIM created, and a new password ends their sessions', async () => {
+    const u = (await s.scim('POST', '/Users', entraUser('withpass@example.com', { password: 'First-Pa55word!' }))).json();
+    expect(await revocationOf(s, 'withpass@example.com')).toBeUndefined();
+    const res = await s.scim('PATCH', `/Users/${u.id}`, patchOp({ op: 'replace', path: 'password', value: 'Second-Pa55word!' }));
+    expect(res.statusCode, res.body).toBe(200);
+    const account = await s.db
+      .selectFrom('idp_account')
+      .select('password_hash')
+      .where('username', '=', 'withpass@example.com')
+      .executeTakeFirstOrThrow();
+    expect(await verifyPassword('Second-Pa55word!', account.password_hash)).toBe(true);
+    expect(await revocationOf(s, 'withpass@example.com')).toEqual({ reason: 'password_changed' });
+    expect((await s.auditOf('scim.user.update')).at(-1)).toMatchObject({ details: { attributes: ['password'] } });
+  });
+
+  it('ends the sessions of a user set inactive, and on DELETE before the identity provider account goes', async () => {
+    const u = (await s.scim('POST', '/Users', entraUser('ending@example.com', { password: 'End-Pa55word!' }))).json();
+    await s.scim('PATCH', `/Users/${u.id}`, patchOp({ op: 'replace', path: 'active', value: false }));
+    expect(await revocationOf(s, 'ending@example.com')).toEqual({ reason: 'account_disabled' });
+
+    const v = (await s.scim('POST', '/Users', entraUser('deleted@example.com', { password: 'Del-Pa55word!' }))).json();
+    const account = await s.db
+      .selectFrom('idp_account')
+      .select('id')
+      .where('username', '=', 'deleted@example.com')
+      .executeTakeFirstOrThrow();
+    // What the embedded identity provider keeps for a signed-in browser.
+    await s.db
+      .insertInto('oidc_payload')
+      .values({ model: 'Session', id: 'scim-delete-session', payload: JSON.stringify({ accountId: account.id }) })
+      .execute();
+    expect((await s.scim('DELETE', `/Users/${v.id}`)).statusCode).toBe(204);
+    expect(await s.db.selectFrom('oidc_payload').select('id').where('id', '=', 'scim-delete-session').execute()).toEqual([]);
+    expect(await revocationOf(s, 'deleted@example.com')).toEqual({ reason: 'account_removed' });
+  });
+
+  it('sets provisioned_at when SCIM creates a user', async () => {
+    await s.scim('POST', '/Users', entraUser('fresh.scim@example.com'));
+    const dir = await s.db
+      .selectFrom('directory_user')
+      .select('provisioned_at')
+      .where('upn', '=', 'fresh.scim@example.com')
+      .executeTakeFirstOrThrow();
+    expect(dir.provisioned_at).not.toBeNull();
+  });
+
+  it('keeps a token away from the account of the Solution Administrator who created it (hidden on reads, 403 on writes)', async () => {
+    const boss = (
+      await s.scim('POST', '/Users', entraUser('boss@example.com', { roles: [{ value: ROLE_SOLUTION_ADMIN }], password: 'Boss-Pa55word!' }))
+    ).json();
+    const other = (await s.scim('POST', '/Users', entraUser('colleague@example.com'))).json();
+    const token = await tokenMadeBy(s, 'boss@example.com', 'Boss token');
+    const before = await stateOf(s, 'boss@example.com');
+    const failuresBefore = (await s.db.selectFrom('audit_event').select('id').where('outcome', '=', 'failure').execute()).length;
+
+    expectScimError(await s.scim('GET', `/Users/${boss.id}`, undefined, { token }), 404);
+    expect((await s.scim('GET', byUserName('boss@example.com'), undefined, { token })).json().totalResults).toBe(0);
+    const all = (await s.scim('GET', '/Users?count=500', undefined, { token })).json();
+    expect(all.Resources.map((r: { id: string }) => r.id)).not.toContain(boss.id);
+    expect(all.Resources.map((r: { id: string }) => r.id)).toContain(other.id);
+
+    for (const res of [
+      await s.scim('PATCH', `/Users/${boss.id}`, patchOp({ op: 'replace', path: 'active', value: false }), { token }),
+      await s.scim('PATCH', `/Users/${boss.id}`, patchOp({ op: 'remove', path: 'roles' }), { token }),
+      await s.scim('PUT', `/Users/${boss.id}`, entraUser('boss@example.com', { password: 'Mine-Now-Pa55word!' }), { token }),
+      await s.scim('DELETE', `/Users/${boss.id}`, undefined, { token }),
+      await s.scim('POST', '/Users', entraUser('BOSS@example.com'), { token }),
+      await s.scim('PUT', `/Users/${other.id}`, entraUser('boss@example.com'), { token }),
+    ])
+      expect(expectScimError(res, 403).detail).toBe(TOKEN_CREATOR_REFUSED);
+    expect(await stateOf(s, 'boss@example.com')).toBe(before);
+    const account = await s.db
+      .selectFrom('idp_account')
+      .select('password_hash')
+      .where('username', '=', 'boss@example.com')
+      .executeTakeFirstOrThrow();
+    expect(await verifyPassword('Boss-Pa55word!', account.password_hash)).toBe(true);
+    expect((await s.db.selectFrom('audit_event').select('id').where('outcome', '=', 'failure').execute()).length).toBe(failuresBefore + 6);
+    expect((await successes(s, 'boss@example.com')).map((e) => e.action)).toEqual(['scim.user.create']);
+
+    // The same account is within reach of any other token.
+    expect((await s.scim('GET', `/Users/${boss.id}`)).statusCode).toBe(200);
+    expect((await s.scim('GET', `/Users/${other.id}`, undefined, { token })).statusCode).toBe(200);
+  });
+});
+
+describe('SCIM_ADOPT_EXISTING=true', () => {
+  let s: ScimTestApp;
+  beforeAll(async () => {
+    s = await scimTestApp({ PROVISIONING: 'both', SCIM_ADOPT_EXISTING: 'true' });
+  });
+  afterAll(() => s.close());
+
+  it('adopts an unprotected seeded account (audited) and still refuses protected ones', async () => {
+    const found = (await s.scim('GET', byUserName('bob@example.com'))).json();
+    expect(found.totalResults).toBe(1);
+    expect((await s.auditOf('scim.user.adopted')).at(-1)).toMatchObject({
+      target_upn: 'bob@example.com',
+      outcome: 'success',
+      details: { via: 'filter', source: 'demo' },
+    });
+    // Adopted, not created: no password over SCIM.
+    expectScimError(
+      await s.scim('PATCH', `/Users/${found.Resources[0].id}`, patchOp({ op: 'replace', path: 'password', value: 'Bob-Pa55word!' })),
+      400,
+      'mutability',
+    );
+
+    for (const upn of ['admin@example.com', 'helpdesk@example.com']) {
+      const before = await stateOf(s, upn);
+      expect((await s.scim('GET', byUserName(upn))).json().totalResults).toBe(0);
+      expectScimError(await s.scim('POST', '/Users', entraUser(upn, { roles: [] })), 409, 'uniqueness');
+      expect(await stateOf(s, upn)).toBe(before);
+      expect(await successes(s, upn)).toEqual([]);
+    }
+  });
+});
+
+describe('SCIM_ADOPT_EXISTING=true with SCIM_ADOPT_PROTECTED=true', () => {
+  let s: ScimTestApp;
+  beforeAll(async () => {
+    s = await scimTestApp({ PROVISIONING: 'both', SCIM_ADOPT_EXISTING: 'true', SCIM_ADOPT_PROTECTED: 'true' });
+  });
+  afterAll(() => s.close());
+
+  it('adopts a protected account too, never for the token of that very administrator', async () => {
+    const secret = await tokenMadeBy(s, ADMIN.upn, 'Admin token');
+    const before = await stateOf(s, 'admin@example.com');
+    expect((await s.scim('GET', byUserName('admin@example.com'), undefined, { token: secret })).json().totalResults).toBe(0);
+    expectScimError(await s.scim('POST', '/Users', entraUser('admin@example.com', { roles: [] }), { token: secret }), 403);
+    expect(await stateOf(s, 'admin@example.com')).toBe(before);
+
+    const found = (await s.scim('GET', byUserName('admin@example.com'))).json();
+    expect(found.totalResults).toBe(1);
+    expect((await s.auditOf('scim.user.adopted')).at(-1)).toMatchObject({ target_upn: 'admin@example.com', actor_upn: 'SCIM_TOKEN' });
+  });
+
+  it('is refused as configuration without SCIM_ADOPT_EXISTING', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', SCIM_ADOPT_PROTECTED: 'true' })).toThrow(/SCIM_ADOPT_PROTECTED/);
+  });
+});
