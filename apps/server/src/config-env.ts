@@ -223,6 +223,15 @@ export const envSchema = z
     // Approximate locations of client addresses: "10.0.0.0/8=Head office;192.168.10.0/24=Branch office".
     IP_LOCATIONS: z.string().max(10_000).optional(),
     NOTIFY_POLL_SECONDS: int(1, 3600, 5),
+
+    // Passkey attestation: FIDO metadata the portal checks a new authenticator's attestation against when
+    // the WebAuthn policy lists allowed models. Unset: the list is advisory (the model is the authenticator's claim).
+    WEBAUTHN_MDS_BLOB_FILE: z.string().min(1).optional(),
+    // PEM of the root(s) the BLOB's signing chain must reach; default: the FIDO Alliance MDS roots SimpleWebAuthn ships.
+    WEBAUTHN_MDS_ROOT_CERT_FILE: z.string().min(1).optional(),
+    // A metadata statement (.json), or a folder of them, for models the BLOB does not describe.
+    WEBAUTHN_METADATA_STATEMENTS: z.string().min(1).optional(),
+    WEBAUTHN_ATTESTATION_CONVEYANCE: z.enum(['direct', 'enterprise'], { message: 'must be direct or enterprise' }).default('direct'),
   })
   .superRefine((env, ctx) => {
     if (env.TLS === 'files') {
@@ -325,6 +334,11 @@ export const envSchema = z
     if (env.METRICS_HOST !== undefined && env.METRICS_PORT === undefined) {
       ctx.addIssue({ code: 'custom', path: ['METRICS_HOST'], message: 'is only used with METRICS_PORT' });
     }
+    for (const key of ['WEBAUTHN_MDS_BLOB_FILE', 'WEBAUTHN_MDS_ROOT_CERT_FILE', 'WEBAUTHN_METADATA_STATEMENTS'] as const) {
+      if (env[key] && !fs.existsSync(env[key])) ctx.addIssue({ code: 'custom', path: [key], message: 'names no readable file or folder' });
+    }
+    if (env.WEBAUTHN_MDS_ROOT_CERT_FILE && !env.WEBAUTHN_MDS_BLOB_FILE)
+      ctx.addIssue({ code: 'custom', path: ['WEBAUTHN_MDS_ROOT_CERT_FILE'], message: 'is only used with WEBAUTHN_MDS_BLOB_FILE' });
     if (env.PUBLIC_URL && !env.PUBLIC_URL.startsWith('https://')) {
       ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must use https (the sign-in library refuses an insecure authority)' });
     }

@@ -59,6 +59,20 @@ export interface AppConfig {
   notifications: NotificationsConfig;
   /** Named networks for the approximate location of a client address (IP_LOCATIONS). */
   ipLocations: IpLocation[];
+  /** FIDO metadata for passkey attestation; null files: none configured (the AAGUID allow-list is advisory). */
+  webauthnMetadata: WebauthnMetadataConfig;
+}
+
+/** Where the FIDO metadata comes from (files the administrator supplies; nothing is fetched). */
+export interface WebauthnMetadataConfig {
+  /** A FIDO MDS3 BLOB (the JWT as downloaded). */
+  blobFile: string | null;
+  /** PEM root certificate(s) for the BLOB's signature; null: the FIDO Alliance MDS roots. */
+  blobRootCertFile: string | null;
+  /** A metadata statement file or a folder of them. */
+  statementsPath: string | null;
+  /** What registration asks the authenticator for when attestation is checked. */
+  conveyance: Env['WEBAUTHN_ATTESTATION_CONVEYANCE'];
 }
 
 export interface NotificationsConfig {
@@ -236,6 +250,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       pollSeconds: env.NOTIFY_POLL_SECONDS,
     },
     ipLocations,
+    webauthnMetadata: {
+      blobFile: env.WEBAUTHN_MDS_BLOB_FILE ?? null,
+      blobRootCertFile: env.WEBAUTHN_MDS_ROOT_CERT_FILE ?? null,
+      statementsPath: env.WEBAUTHN_METADATA_STATEMENTS ?? null,
+      conveyance: env.WEBAUTHN_ATTESTATION_CONVEYANCE,
+    },
   });
 }
 

@@ -13,6 +13,7 @@ import { createAuditVerificationService, type AuditVerificationService } from '.
 import { directoryRepository, type DirectoryRepository } from './modules/directory/directory.repository.js';
 import { createPushService, type PushService } from './modules/push/push.service.js';
 import { createStepUpService, type StepUpService } from './modules/step-up/step-up.service.js';
+import { loadAttestationTrust } from './modules/webauthn/attestation-trust.js';
 import { createWebauthnPolicyService, type WebauthnPolicyService } from './modules/webauthn/webauthn-policy.service.js';
 import { createWebauthnService, type WebauthnService } from './modules/webauthn/webauthn.service.js';
 import { type PortalMetrics } from './modules/metrics/metrics.registry.js';
@@ -144,7 +145,9 @@ export function createServices(
   const policy = createPolicy(config.roles);
   // The portal is the WebAuthn relying party: RP ID = its host, expected origin = its origin.
   const portalUrl = new URL(config.publicUrl);
-  const webauthnPolicy = createWebauthnPolicyService({ db, audit, isProtected: policy.isProtected });
+  // FIDO metadata (files the administrator supplies) is read and checked once; a bad file stops the start.
+  const attestationTrust = loadAttestationTrust(config.webauthnMetadata);
+  const webauthnPolicy = createWebauthnPolicyService({ db, audit, isProtected: policy.isProtected, attestationTrust });
   const enrolmentPasses = createEnrolmentPassService({
     db,
     mfa,

@@ -66,6 +66,7 @@ export const ERROR_CODES = [
   'webauthn.challenge_not_found',
   'webauthn.counter_regressed',
   'webauthn.authenticator_not_allowed',
+  'webauthn.attestation_untrusted',
   'webauthn.credential_exists',
   'webauthn.no_credentials',
   'scim_token.not_found',

@@ -100,9 +100,18 @@ export const webauthnPolicySchema = z.object({
 });
 export type WebauthnPolicy = z.infer<typeof webauthnPolicySchema>;
 
+/**
+ * Whether the allow-list is proven: `verified` when the server has FIDO metadata, and a registration
+ * then needs an attestation that chains to its model's roots; `advisory` when it has none, and the
+ * model is only what the authenticator says it is.
+ */
+export const webauthnAttestationModeSchema = z.enum(['verified', 'advisory']);
+export type WebauthnAttestationMode = z.infer<typeof webauthnAttestationModeSchema>;
+
 /** 200 body of GET/PUT /api/admin/webauthn/policy. */
 export const webauthnPolicyResponseSchema = webauthnPolicySchema.extend({
   updatedBy: z.string().nullable(),
   updatedAt: z.iso.datetime().nullable(),
+  attestation: webauthnAttestationModeSchema,
 });
 export type WebauthnPolicyResponse = z.infer<typeof webauthnPolicyResponseSchema>;

@@ -68,6 +68,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   'webauthn.challenge_not_found': 404,
   'webauthn.counter_regressed': 403,
   'webauthn.authenticator_not_allowed': 403,
+  'webauthn.attestation_untrusted': 403,
   'webauthn.credential_exists': 409,
   'webauthn.no_credentials': 409,
   'scim_token.not_found': 404,

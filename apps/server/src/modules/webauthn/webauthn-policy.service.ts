@@ -3,6 +3,7 @@ import type { WebauthnPolicy, WebauthnPolicyResponse } from '@mfa-portal/shared'
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuditActor, AuditService } from '../audit/audit.service.js';
+import type { AttestationTrust } from './attestation-trust.js';
 import { webauthnRepository } from './webauthn.repository.js';
 
 /**
@@ -11,6 +12,11 @@ import { webauthnRepository } from './webauthn.repository.js';
  * a passkey or security key (phishing-resistant) rather than a code or a push.
  */
 export interface WebauthnPolicyService {
+  /**
+   * The FIDO metadata new registrations are checked against while the allow-list names models; null:
+   * none is configured, and the allow-list only compares what the authenticator says of itself.
+   */
+  readonly attestationTrust: AttestationTrust | null;
   get(): Promise<WebauthnPolicyResponse>;
   set(actor: AuditActor, policy: WebauthnPolicy, ctx: { requestId: string; clientAddress: string | null }): Promise<WebauthnPolicyResponse>;
   /**
@@ -28,12 +34,16 @@ export function createWebauthnPolicyService(deps: {
   db: Kysely<Database>;
   audit: AuditService;
   isProtected: (roles: readonly string[]) => boolean;
+  attestationTrust?: AttestationTrust | null;
   now?: () => Date;
 }): WebauthnPolicyService {
   const repo = webauthnRepository(deps.db);
   const clock = deps.now ?? (() => new Date());
+  const attestation = deps.attestationTrust ? 'verified' : 'advisory';
 
   const service: WebauthnPolicyService = {
+    attestationTrust: deps.attestationTrust ?? null,
+
     async get() {
       const row = await repo.getPolicy();
       return {
@@ -41,6 +51,7 @@ export function createWebauthnPolicyService(deps: {
         requirePhishingResistantForProtected: row?.require_phishing_resistant ?? false,
         updatedBy: row?.updated_by ?? null,
         updatedAt: row?.updated_at ? new Date(row.updated_at).toISOString() : null,
+        attestation,
       };
     },
 
@@ -78,6 +89,7 @@ export function createWebauthnPolicyService(deps: {
         requirePhishingResistantForProtected: row.require_phishing_resistant,
         updatedBy: row.updated_by,
         updatedAt: row.updated_at ? new Date(row.updated_at).toISOString() : null,
+        attestation,
       };
     },
 

@@ -26,6 +26,7 @@ import type { VerificationService } from '../verification/verification.service.j
 import type { AuditActor, AuditService } from '../audit/audit.service.js';
 import type { FirstDeviceGate } from '../common/self-service.js';
 import type { StepUpService } from '../step-up/step-up.service.js';
+import { AttestationUntrusted } from './attestation-trust.js';
 import { classifyCredential } from './credential-kind.js';
 import type { WebauthnPolicyService } from './webauthn-policy.service.js';
 import { webauthnRepository } from './webauthn.repository.js';
@@ -36,8 +37,10 @@ import { verificationFailed, verifiedBy } from './webauthn-verification.js';
  * assertions for step-up, a device test and the embedded sign-in's second factor. Challenges live in
  * the database (every instance can finish what another started), are single use (taken out before
  * the response is checked) and expire. The relying party is the portal: RP ID = its host, expected
- * origin = its origin. User verification is required; attestation is `none`; the administrator's
- * AAGUID allow-list applies to new registrations. The signature counter is checked by the provider
+ * origin = its origin. User verification is required. The administrator's AAGUID allow-list applies to
+ * new registrations: with FIDO metadata configured, registration then asks for attestation and the
+ * model must be proven by it; without, attestation is `none` and the list compares the model the
+ * authenticator claims (advisory). The signature counter is checked by the provider
  * (atomically, with the stored value): a counter that goes back is refused and audited as a possible clone.
  */
 
@@ -171,6 +174,13 @@ export function createWebauthnService(deps: {
       });
   }
 
+  /** The metadata that new registrations must satisfy now: only while the allow-list names models. */
+  async function attestationTrustInForce() {
+    if (!policy.attestationTrust) return null;
+    const { aaguidAllowList } = await policy.get();
+    return aaguidAllowList.length > 0 ? policy.attestationTrust : null;
+  }
+
   const service = {
     /** Starts registering a passkey or security key: the creation options for `navigator.credentials.create()`. */
     async startRegistration(ctx: WebauthnContext): Promise<WebauthnOptionsResponse> {
@@ -183,6 +193,7 @@ export function createWebauthnService(deps: {
         if (!allowAdditional && account.deviceCount > 0) throw new MfaError('has_devices');
         if (!allowAdditional) await deps.firstDevice?.assertAllowed(upn, now);
         const existing = await mfa.listWebauthnCredentials(upn);
+        const trust = await attestationTrustInForce();
         const options = await generateRegistrationOptions({
           rpName: rp.rpName,
           rpID: rp.rpId,
@@ -190,7 +201,7 @@ export function createWebauthnService(deps: {
           userDisplayName: upn,
           userID: userHandle(upn),
           timeout: ttlMs,
-          attestationType: 'none',
+          attestationType: trust?.conveyance ?? 'none',
           excludeCredentials: existing.map((c) => ({ id: c.credentialId, transports: c.transports })),
           authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
         });
@@ -233,6 +244,7 @@ export function createWebauthnService(deps: {
         );
         const info = verified.registrationInfo;
         details.aaguid = info.aaguid;
+        details.attestationFormat = info.fmt;
         const { aaguidAllowList } = await policy.get();
         if (aaguidAllowList.length > 0 && !aaguidAllowList.includes(info.aaguid.toLowerCase()))
           throw new AppError({
@@ -242,6 +254,17 @@ export function createWebauthnService(deps: {
               reason: `Model ${info.aaguid} is not on the allow-list.`,
             },
           });
+        // Listed, but only said by the authenticator: with metadata, its attestation must prove it.
+        const trust = aaguidAllowList.length > 0 ? policy.attestationTrust : null;
+        if (trust) {
+          try {
+            trust.verify(info, now);
+          } catch (err) {
+            if (!(err instanceof AttestationUntrusted)) throw err;
+            throw new AppError({ code: 'webauthn.attestation_untrusted', details: { field: 'response', reason: err.message } });
+          }
+          details.attestation = 'verified';
+        }
         const attachment = body.response.authenticatorAttachment ?? null;
         const transports = [...(info.credential.transports ?? body.response.response.transports ?? [])].map(String);
         const kind = classifyCredential({ attachment, transports, backupEligible: info.credentialDeviceType === 'multiDevice' });
