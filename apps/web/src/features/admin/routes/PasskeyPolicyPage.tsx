@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Button, Checkbox, Form, Input } from 'antd';
+import { Alert, Button, Checkbox, Form, Input } from 'antd';
 import { aaguidSchema, WEBAUTHN_ALLOW_LIST_MAX } from '@mfa-portal/shared';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { Loading } from '../../../lib/ui/Loading';
@@ -21,7 +21,9 @@ const linesOf = (text: string) =>
 
 /**
  * Passkeys and security keys, for a Solution Administrator: which authenticator models (AAGUIDs) may be
- * registered (none listed: any), and whether protected accounts must confirm it is them with one.
+ * registered (none listed: any), and whether protected accounts must confirm it is them with one. The
+ * page says plainly whether the server proves a model by its attestation (FIDO metadata configured) or
+ * only compares what the authenticator claims (advisory).
  */
 export function PasskeyPolicyPage() {
   const { t } = useTranslation('admin');
@@ -40,6 +42,23 @@ export function PasskeyPolicyPage() {
     );
   return (
     <Page title={t('passkeys.title')} intro={<p>{t('passkeys.intro')}</p>}>
+      {policy.data.attestation === 'verified' ? (
+        <Alert
+          type="info"
+          showIcon
+          className="before-form"
+          title={t('passkeys.attestation_verified_title')}
+          description={t('passkeys.attestation_verified')}
+        />
+      ) : (
+        <Alert
+          type="warning"
+          showIcon
+          className="before-form"
+          title={t('passkeys.attestation_advisory_title')}
+          description={t('passkeys.attestation_advisory')}
+        />
+      )}
       <Form<PolicyForm>
         name="passkey-policy"
         layout="vertical"
