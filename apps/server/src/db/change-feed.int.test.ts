@@ -1,9 +1,10 @@
+import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/database.js';
 import { ReadCache } from '../lib/read-cache.js';
 import { startChangeFeed, type ChangeFeed, type ChangeFeedState } from './change-feed.js';
-import { LISTEN_APPLICATION_NAME, type DatabaseHandle } from './database.js';
+import { LISTEN_APPLICATION_NAME, openDatabase, type DatabaseHandle } from './database.js';
 
 /**
  * The change feed on the real database (PGlite, and PostgreSQL in the server-pg project): every
@@ -236,6 +237,66 @@ describe('change feed (migration 0017 and db/change-feed)', () => {
     }
     expect(other.state).toBe('stopped');
     expect(own.isLive).toBe(false);
+  });
+
+  it('notices a half-open connection by its heartbeat, and listens again on a new one (PostgreSQL)', async () => {
+    if (database.kind !== 'postgres') return;
+    // A proxy in front of PostgreSQL that can freeze the connections it carries: they stay open, no
+    // byte goes through any more (a NAT that forgot them). A new connection goes through as usual.
+    const upstream = new URL(database.url!);
+    const carried: { client: net.Socket; server: net.Socket; frozen: boolean }[] = [];
+    const proxy = net.createServer((client) => {
+      const server = net.connect(Number(upstream.port || 5432), upstream.hostname);
+      const pair = { client, server, frozen: false };
+      carried.push(pair);
+      client.on('data', (b) => pair.frozen || server.write(b));
+      server.on('data', (b) => pair.frozen || client.write(b));
+      const close = () => {
+        client.destroy();
+        server.destroy();
+      };
+      client.on('close', close);
+      server.on('close', close);
+      client.on('error', close);
+      server.on('error', close);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const via = new URL(database.url!);
+    via.hostname = '127.0.0.1';
+    via.port = String((proxy.address() as net.AddressInfo).port);
+    const proxied = await openDatabase({ url: via.toString(), poolSize: 1 });
+    const states: [boolean, ChangeFeedState][] = [];
+    const own = new ReadCache<string>({ name: 'own', maxEntries: 10, ttlMs: () => 600_000 });
+    const other = startChangeFeed({ db: database.db, subscribe: proxied.subscribe }, [own as ReadCache<unknown>], {
+      heartbeatMs: 200,
+      onState: (listening, state) => states.push([listening, state]),
+    });
+    try {
+      await expect.poll(() => other.listening).toBe(true);
+      expect(carried).toHaveLength(1);
+      await own.get('x', async () => 'kept');
+      for (const pair of carried) pair.frozen = true;
+      await expect.poll(() => other.state, { timeout: 5000 }).toBe('silent');
+      expect(own.size).toBe(0);
+      // Listening again on a new connection; the frozen one was closed from this side.
+      await expect.poll(() => other.listening, { timeout: 10_000 }).toBe(true);
+      expect(carried.length).toBeGreaterThan(1);
+      await expect.poll(() => carried[0]!.client.destroyed, { timeout: 5000 }).toBe(true);
+      await own.get('y', async () => 'kept');
+      await database.db.insertInto('session_revocation').values({ upn: 'y', revoked_before: new Date(), reason: 'sign_out' }).execute();
+      expect(await other.heard()).toBe(true);
+      expect(await own.get('y', async () => 'fresh')).toBe('fresh');
+      expect(states).toEqual([
+        [true, 'listening'],
+        [false, 'silent'],
+        [true, 'listening'],
+      ]);
+    } finally {
+      await other.stop();
+      await proxied.close();
+      for (const pair of carried) pair.client.destroy();
+      await new Promise((r) => proxy.close(r));
+    }
   });
 
   it('keeps nothing once stopped', async () => {
