@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../../../test/app.js';
 import { createTestDatabase } from '../../../test/database.js';
 import { meTestApp } from '../../../test/me-api.js';
 import type { DatabaseHandle } from '../../db/database.js';
+import { createHealthService, NotReady } from './health.service.js';
 
 /** GET /healthz and /readyz: JSON, never cached, never the SPA, no sign-in; readiness names what fails. */
 
@@ -29,6 +30,25 @@ describe('health endpoints', () => {
       degraded: [],
       checks: { database: { ok: true }, signingKeys: { ok: true }, mfaProvider: { ok: true }, changeFeed: { ok: true } },
     });
+  });
+
+  it('a failing check that only degrades leaves the instance ready, and names it', async () => {
+    const failing = (name: string, degradesOnly?: boolean) => ({
+      name,
+      ...(degradesOnly ? { degradesOnly } : {}),
+      run() {
+        throw new NotReady(`${name} is down`);
+      },
+    });
+    const degraded = createHealthService([failing('cache', true), { name: 'db', run() {} }], { timeoutMs: 100 });
+    expect(await degraded.readiness()).toEqual({
+      ready: true,
+      notReady: [],
+      degraded: ['cache'],
+      checks: { cache: { ok: false, degraded: true, reason: 'cache is down' }, db: { ok: true } },
+    });
+    const both = createHealthService([failing('cache', true), failing('db')], { timeoutMs: 100 });
+    expect(await both.readiness()).toMatchObject({ ready: false, notReady: ['db'], degraded: ['cache'] });
   });
 
   it('has no change feed check without read caches', async () => {
