@@ -2,17 +2,22 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { inTransaction, type ScimContext } from './scim-context.js';
-import { badRequest, conflict, notFound } from './scim-errors.js';
+import { badRequest, conflict, forbidden, notFound } from './scim-errors.js';
 import { matches, parseFilter, simpleEquality } from './scim-filter.js';
 import { getCi, isObject } from './scim-input.js';
 import { applyPatch, parsePatchBody } from './scim-patch.js';
 import { GROUP_SCHEMA, listResponse, paging, project, type ListQuery } from './scim-resources.js';
-import { scimRepository, type ScimGroupRecord } from './scim.repository.js';
+import { scimRepository, type ScimGroupRecord, type ScimRepository } from './scim.repository.js';
+import { TOKEN_CREATOR_REFUSED } from './scim-users.service.js';
 
 /**
  * SCIM Groups: a display name and members (users provisioned over SCIM). Group membership gives the
  * embedded identity provider's roles (SCIM_GROUP_*), gates just-in-time provisioning and shows on the
- * admin user page. Each change is one transaction with its audit event.
+ * admin user page. Each change is one transaction with its audit event, and reads the group under its
+ * lock first, so concurrent changes of one group's members apply one after the other.
+ *
+ * The token's creator stays out of the token's reach here too (their roles may come from a group):
+ * their memberships are left out of what the token reads and kept as they are by what it writes.
  */
 
 export const MAX_GROUP_NAME_LENGTH = 256;
@@ -70,16 +75,37 @@ export function createScimGroupsService(deps: { db: Kysely<Database>; audit: Aud
     };
   }
 
-  async function loadJson(g: ScimGroupRecord) {
-    return toJson(g, await read.membersOf([g.id]));
+  /** The SCIM user id of the token's creator, when SCIM holds their account. */
+  async function hiddenUserId(r: ScimRepository, ctx: ScimContext): Promise<string | null> {
+    if (ctx.tokenCreatedBy === null) return null;
+    return (await r.findUserByUserName(ctx.tokenCreatedBy))?.id ?? null;
   }
 
-  /** Writes a group's name and members (users that do not exist are refused: nothing is stored). */
-  async function save(ctx: ScimContext, id: string | null, input: GroupInput, action: string) {
+  async function loadJson(r: ScimRepository, ctx: ScimContext, g: ScimGroupRecord) {
+    const hidden = await hiddenUserId(r, ctx);
+    return toJson(
+      g,
+      (await r.membersOf([g.id])).filter((m) => m.userId !== hidden),
+    );
+  }
+
+  /**
+   * Writes a group's name and members (users that do not exist are refused: nothing is stored). `build`
+   * makes the new representation from the group as it is now, read under its lock (null: a new group).
+   */
+  async function save(
+    ctx: ScimContext,
+    id: string | null,
+    build: (current: ReturnType<typeof toJson> | null) => GroupInput,
+    action: string,
+  ) {
     const now = clock();
     const group = await inTransaction(db, deps.audit, ctx, async (r) => {
       const before = id ? await r.findGroup(id, { lock: true }) : undefined;
       if (id && !before) throw notFound(`Group ${id} not found.`);
+      const input = build(before ? await loadJson(r, ctx, before) : null);
+      const hidden = await hiddenUserId(r, ctx);
+      if (hidden !== null && input.memberIds.includes(hidden)) throw forbidden(TOKEN_CREATOR_REFUSED);
       const other = await r.findGroupByName(input.displayName);
       if (other && other.id !== id) throw conflict(`displayName "${input.displayName}" is already taken.`);
       const known = await r.existingUserIds(input.memberIds);
@@ -87,10 +113,12 @@ export function createScimGroupsService(deps: { db: Kysely<Database>; audit: Aud
       if (unknown.length > 0)
         throw badRequest('invalidValue', `No user with id ${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? '…' : ''}.`);
       const beforeMembers = before ? (await r.membersOf([before.id])).map((m) => m.userId) : [];
+      // The creator's membership, never shown to this token, stays as it was.
+      const memberIds = hidden !== null && beforeMembers.includes(hidden) ? [...input.memberIds, hidden] : input.memberIds;
       const saved = before ? await r.updateGroup(before.id, input, now) : await r.insertGroup(input, now);
-      await r.setMembers(saved.id, input.memberIds);
-      const added = input.memberIds.filter((m) => !beforeMembers.includes(m)).length;
-      const removed = beforeMembers.filter((m) => !input.memberIds.includes(m)).length;
+      await r.setMembers(saved.id, memberIds);
+      const added = memberIds.filter((m) => !beforeMembers.includes(m)).length;
+      const removed = beforeMembers.filter((m) => !memberIds.includes(m)).length;
       return {
         result: saved,
         audit: {
@@ -106,28 +134,31 @@ export function createScimGroupsService(deps: { db: Kysely<Database>; audit: Aud
         },
       };
     });
-    return loadJson(group);
+    return loadJson(read, ctx, group);
   }
 
   return {
-    create: (ctx: ScimContext, body: unknown) => save(ctx, null, parseGroupInput(body), 'create'),
-    replace: (ctx: ScimContext, id: string, body: unknown) => save(ctx, id, parseGroupInput(body), 'replace'),
+    create: (ctx: ScimContext, body: unknown) => {
+      const input = parseGroupInput(body);
+      return save(ctx, null, () => input, 'create');
+    },
+    replace: (ctx: ScimContext, id: string, body: unknown) => {
+      const input = parseGroupInput(body);
+      return save(ctx, id, () => input, 'replace');
+    },
 
     async patch(ctx: ScimContext, id: string, body: unknown) {
       const ops = parsePatchBody(body);
-      const current = await read.findGroup(id);
-      if (!current) throw notFound(`Group ${id} not found.`);
-      const patched = applyPatch(await loadJson(current), ops, GROUP_MULTI_VALUED);
-      return save(ctx, id, parseGroupInput(patched), 'update');
+      return save(ctx, id, (current) => parseGroupInput(applyPatch(current!, ops, GROUP_MULTI_VALUED)), 'update');
     },
 
-    async get(id: string, query: ListQuery) {
+    async get(ctx: ScimContext, id: string, query: ListQuery) {
       const group = await read.findGroup(id);
       if (!group) throw notFound(`Group ${id} not found.`);
-      return project(await loadJson(group), query);
+      return project(await loadJson(read, ctx, group), query);
     },
 
-    async list(query: ListQuery) {
+    async list(ctx: ScimContext, query: ListQuery) {
       const p = paging(query);
       const filter = query.filter !== undefined && query.filter.trim() !== '' ? parseFilter(query.filter) : null;
       const eq = filter ? simpleEquality(filter, ['displayName', 'id', 'externalId']) : null;
@@ -143,7 +174,9 @@ export function createScimGroupsService(deps: { db: Kysely<Database>; audit: Aud
         .split(',')
         .map((s) => s.trim())
         .includes('members');
-      const members = excludeMembers && (!filter || eq) ? [] : await read.membersOf(groups.map((g) => g.id));
+      const hidden = await hiddenUserId(read, ctx);
+      const members =
+        excludeMembers && (!filter || eq) ? [] : (await read.membersOf(groups.map((g) => g.id))).filter((m) => m.userId !== hidden);
       const all = groups
         .map((g) =>
           toJson(
@@ -159,6 +192,9 @@ export function createScimGroupsService(deps: { db: Kysely<Database>; audit: Aud
       await inTransaction(db, deps.audit, ctx, async (r) => {
         const group = await r.findGroup(id, { lock: true });
         if (!group) throw notFound(`Group ${id} not found.`);
+        // Deleting the group would take the creator's membership (and the roles it gives) away.
+        const hidden = await hiddenUserId(r, ctx);
+        if (hidden !== null && (await r.membersOf([id])).some((m) => m.userId === hidden)) throw forbidden(TOKEN_CREATOR_REFUSED);
         await r.deleteGroup(id);
         return {
           result: undefined,

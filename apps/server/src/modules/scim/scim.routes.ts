@@ -182,8 +182,8 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     const created = await change(req, 'scim.group.create', () => groups.create(req.scim, req.body));
     return sendScim(reply.header('location', created.meta.location), 201, created);
   });
-  app.get('/Groups', async (req, reply) => sendScim(reply, 200, await groups.list(listQuery(req))));
-  app.get('/Groups/:id', async (req, reply) => sendScim(reply, 200, await groups.get(idOf(req), listQuery(req))));
+  app.get('/Groups', async (req, reply) => sendScim(reply, 200, await groups.list(req.scim, listQuery(req))));
+  app.get('/Groups/:id', async (req, reply) => sendScim(reply, 200, await groups.get(req.scim, idOf(req), listQuery(req))));
   app.put('/Groups/:id', async (req, reply) =>
     sendScim(reply, 200, await change(req, 'scim.group.replace', () => groups.replace(req.scim, idOf(req), req.body))),
   );
