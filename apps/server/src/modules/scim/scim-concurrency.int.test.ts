@@ -47,4 +47,20 @@ describe('concurrent SCIM writes of one user', () => {
     expect(await s.auditOf('scim.user.deactivate')).toHaveLength(ROUNDS);
     expect(await s.auditOf('scim.user.reactivate')).toHaveLength(ROUNDS - 1);
   });
+
+  it('never lose a member: concurrent PATCHes that each add one member to a group all count', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < RENAMES; i++) {
+      const res = await s.scim('POST', '/Users', entraUser(`member${i}@race.example`));
+      expect(res.statusCode, res.body).toBe(201);
+      ids.push(res.json().id as string);
+    }
+    const group = (await s.scim('POST', '/Groups', { displayName: 'Racing group' })).json();
+    const answers = await Promise.all(
+      ids.map((id) => s.scim('PATCH', `/Groups/${group.id}`, patchOp({ op: 'add', path: 'members', value: [{ value: id }] }))),
+    );
+    for (const res of answers) expect(res.statusCode, res.body).toBe(200);
+    const members = await s.db.selectFrom('scim_group_member').select('user_id').where('group_id', '=', group.id).execute();
+    expect(members.map((m) => m.user_id).sort()).toEqual([...ids].sort());
+  });
 });

@@ -298,6 +298,44 @@ describe('SCIM and the accounts it did not create (defaults)', () => {
     expect((await s.scim('GET', `/Users/${boss.id}`)).statusCode).toBe(200);
     expect((await s.scim('GET', `/Users/${other.id}`, undefined, { token })).statusCode).toBe(200);
   });
+
+  it("keeps the creator's group memberships out of the token's reach: not shown, kept on writes, never added or removed", async () => {
+    const chief = (await s.scim('POST', '/Users', entraUser('chief@example.com'))).json();
+    const mate = (await s.scim('POST', '/Users', entraUser('mate@example.com'))).json();
+    const group = (await s.scim('POST', '/Groups', { displayName: 'Chiefs', members: [{ value: chief.id }, { value: mate.id }] })).json();
+    const token = await tokenMadeBy(s, 'chief@example.com', 'Chief token');
+    const members = async () =>
+      (await s.db.selectFrom('scim_group_member').select('user_id').where('group_id', '=', group.id).execute())
+        .map((m) => m.user_id)
+        .sort();
+
+    const seen = (await s.scim('GET', `/Groups/${group.id}`, undefined, { token })).json();
+    expect(seen.members.map((m: { value: string }) => m.value)).toEqual([mate.id]);
+    const listed = (await s.scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Chiefs"')}`, undefined, { token })).json();
+    expect(listed.Resources[0].members.map((m: { value: string }) => m.value)).toEqual([mate.id]);
+
+    // Writes of what the token sees keep the creator's membership.
+    expect((await s.scim('PATCH', `/Groups/${group.id}`, patchOp({ op: 'remove', path: 'members' }), { token })).statusCode).toBe(200);
+    expect(await members()).toEqual([chief.id]);
+    expect(
+      (await s.scim('PUT', `/Groups/${group.id}`, { displayName: 'Chiefs', members: [{ value: mate.id }] }, { token })).statusCode,
+    ).toBe(200);
+    expect(await members()).toEqual([chief.id, mate.id].sort());
+
+    const before = await stateOf(s, 'chief@example.com');
+    const groupsBefore = JSON.stringify(await s.db.selectFrom('scim_group').selectAll().orderBy('id').execute());
+    expectScimError(
+      await s.scim('PATCH', `/Groups/${group.id}`, patchOp({ op: 'add', path: 'members', value: [{ value: chief.id }] }), { token }),
+      403,
+    );
+    expectScimError(await s.scim('POST', '/Groups', { displayName: 'Chief again', members: [{ value: chief.id }] }, { token }), 403);
+    expectScimError(await s.scim('DELETE', `/Groups/${group.id}`, undefined, { token }), 403);
+    expect(await members()).toEqual([chief.id, mate.id].sort());
+    expect(await stateOf(s, 'chief@example.com')).toBe(before);
+    expect(JSON.stringify(await s.db.selectFrom('scim_group').selectAll().orderBy('id').execute())).toBe(groupsBefore);
+    // Any other token sees the whole group.
+    expect((await s.scim('GET', `/Groups/${group.id}`)).json().members).toHaveLength(2);
+  });
 });
 
 describe('SCIM_ADOPT_EXISTING=true', () => {
