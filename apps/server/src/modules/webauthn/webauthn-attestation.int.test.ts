@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLE_SOLUTION_ADMIN, webauthnOptionsResponseSchema, webauthnPolicyResponseSchema } from '@mfa-portal/shared';
+import { webauthnOptionsResponseSchema, webauthnPolicyResponseSchema } from '@mfa-portal/shared';
 import { createSoftAuthenticator } from '../../../test/webauthn/soft-authenticator.js';
 import {
   blobEntry,
@@ -19,7 +18,7 @@ import {
   type Issuer,
 } from '../../../test/webauthn/attestation-pki.js';
 import { addUser, auditEvents, errorOf, meTestApp, mfaSnapshot, type MeTestApp } from '../../../test/me-api.js';
-import { loadIdpSecrets } from '../../idp/secrets.js';
+import { policyAsAdmin } from '../../../test/webauthn/policy-admin.js';
 import { loadAttestationTrust } from './attestation-trust.js';
 
 /**
@@ -92,34 +91,9 @@ async function createPki(): Promise<Pki> {
 
 const LIMITS = { MFA_VERIFY_LIMIT_PER_USER: '1000', MFA_VERIFY_LIMIT_PER_ADDRESS: '1000' };
 
-/** A Solution Administrator's access token after a second factor (administration asks for one). */
-async function adminToken(m: MeTestApp): Promise<string> {
-  const jwk = (await loadIdpSecrets(m.db)).signingKeys[0]!;
-  const idp = m.t.config.idp;
-  if (idp.mode !== 'embedded') throw new Error('embedded mode expected');
-  const upn = 'admin@example.com';
-  return new SignJWT({ upn, preferred_username: upn, email: upn, roles: [ROLE_SOLUTION_ADMIN], amr: ['pwd', 'mfa'], scp: 'access_as_user' })
-    .setProtectedHeader({ alg: 'RS256', kid: jwk.kid!, typ: 'at+jwt' })
-    .setIssuer(idp.issuer)
-    .setAudience(idp.audience)
-    .setSubject(`sub-${upn}`)
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(await importJWK(jwk, 'RS256'));
-}
-
 function harness(m: () => MeTestApp) {
   let users = 0;
-  const admin = async (method: 'GET' | 'PUT', payload?: unknown) =>
-    m().t.app.inject({
-      method,
-      url: '/api/admin/webauthn/policy',
-      headers: {
-        authorization: `Bearer ${await adminToken(m())}`,
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-    });
+  const admin = (method: 'GET' | 'PUT', payload?: unknown) => policyAsAdmin(m(), method, payload);
   const setList = (aaguidAllowList: string[]) => admin('PUT', { aaguidAllowList, requirePhishingResistantForProtected: false });
   const snapshot = async () =>
     JSON.stringify([
