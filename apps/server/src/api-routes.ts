@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Services } from './services.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
+import { secondFactorRule } from './auth/second-factor.js';
 import type { AppConfig } from './config.js';
 import { activityRoutes } from './modules/activity/activity.routes.js';
 import { createActivityService } from './modules/activity/activity.service.js';
@@ -62,7 +63,9 @@ export async function apiRoutes(app: FastifyInstance, opts: { services: Services
   await app.register(swagger, openApi(config));
 
   // Self-service (`api/me/...`): the caller's own account.
-  const firstDevice = { assertAllowed: (upn: string, now: Date) => enrolmentPasses.assertFirstDeviceAllowed(upn, now) };
+  const firstDevice = {
+    assertAllowed: (who: { upn: string; session: string }, now: Date) => enrolmentPasses.assertFirstDeviceAllowed(who, now),
+  };
   const self = { mfa, audit, stepUp, verification, pushes, totpIssuer: config.mfa.totpIssuer, firstDevice };
   const me = { prefix: '/api/me', verify, policy, audit };
   await app.register(deviceRoutes, { ...me, service: createDevicesService(self) });
@@ -91,7 +94,7 @@ export async function apiRoutes(app: FastifyInstance, opts: { services: Services
   await app.register(sessionRoutes, { prefix: '/api/me', verify, audit, sessions: services.sessions });
 
   // Administration (`api/admin/...`): one policy, audit log and verification budgets with the rest.
-  const authorization = createAdminAuthorization({ audit, directory, policy });
+  const authorization = createAdminAuthorization({ audit, directory, policy, hasSecondFactor: secondFactorRule(config.idp) });
   const admin = { prefix: '/api/admin', verify, authorization };
   const portalUrl = config.publicUrl;
   await app.register(adminUserRoutes, {

@@ -45,6 +45,8 @@ import { createScimUsersService } from './modules/scim/scim-users.service.js';
 import { scimDisabledRoutes, scimRoutes } from './modules/scim/scim.routes.js';
 import { createJitProvisioning } from './modules/provisioning/jit.service.js';
 import { withSessionRevocation } from './modules/sessions/sessions.service.js';
+import { withDirectoryRoleBound } from './auth/directory-role-bound.js';
+import { scimRolesOf } from './idp/accounts.js';
 import { createReportSnapshotJob } from './modules/admin/reports/report-snapshot.job.js';
 
 import { createServices } from './services.js';
@@ -257,10 +259,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   if (config.readCache) verify = withVerifiedTokenCache(verify, { onLookup: cacheLookupRecorder(metrics, 'token') });
   installReadCaches(app, database, services.readCaches.all, metrics, config.changeFeedHeartbeatMs);
+  // Roles the directory (SCIM) no longer gives stop working on the next request, not when the token expires.
+  verify = withDirectoryRoleBound(verify, scimRolesOf(database.db, config.provisioning.groupRoles, config.roles));
   // A token issued before its user's sessions were revoked (sign-out, ...) is refused (issue 14); the
   // profile call still answers a disabled account's earlier token with its status (account disabled).
   const verifyProfile = withAuthenticationMetrics(
-    withSessionRevocation(verify, services.sessions, { except: ['account_disabled'] }),
+    withSessionRevocation(verify, services.sessions, { except: ['account_disabled', 'account_locked', 'account_locked_out'] }),
     metrics,
   );
   verify = withAuthenticationMetrics(withSessionRevocation(verify, services.sessions), metrics);

@@ -106,6 +106,7 @@ export const envSchema = z
     ENTRA_CLIENT_ID: z.string().uuid('must be the SPA application (client) id, a GUID').optional(),
     ENTRA_API_AUDIENCE: z.string().min(1).optional(),
     ENTRA_API_SCOPE: z.string().min(1).optional(),
+    ENTRA_REQUIRE_MFA_CLAIM: bool.default(false),
 
     API_SCOPE_NAME: z
       .string()

@@ -45,7 +45,19 @@ export interface AppConfig {
   changeFeedHeartbeatMs: number;
   idp:
     | { mode: 'embedded'; issuer: string; clientId: string; audience: string; scope: string; demoPassword: string }
-    | { mode: 'entra'; tenantId: string; authorityHost: string; clientId: string; audience: string; scope: string };
+    | {
+        mode: 'entra';
+        tenantId: string;
+        authorityHost: string;
+        clientId: string;
+        audience: string;
+        scope: string;
+        /**
+         * Refuse administration to a token that carries no `amr` at all (v2.0 access tokens never do).
+         * Off by default: Conditional Access requiring MFA for the portal's app is the normal way.
+         */
+        requireMfaClaim: boolean;
+      };
   roles: RoleNames;
   redirectWhitelist: string[];
   mfaProvider: Env['MFA_PROVIDER'];
@@ -190,6 +202,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           clientId: env.ENTRA_CLIENT_ID!,
           audience: env.ENTRA_API_AUDIENCE!,
           scope: env.ENTRA_API_SCOPE!,
+          requireMfaClaim: env.ENTRA_REQUIRE_MFA_CLAIM,
         };
   return Object.freeze({
     env: env.NODE_ENV,

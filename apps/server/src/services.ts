@@ -140,6 +140,8 @@ export function createServices(
       perUser: createDbRateLimiter(db, { name: 'verify', limit: perUser, intervalSeconds: windowSeconds }),
       perAddress: createDbRateLimiter(db, { name: 'verify', limit: perAddress, intervalSeconds: windowSeconds }),
     },
+    // `sessions` is made below; a lockout happens only once requests are served.
+    onLockout: (upn) => sessions.revokeAll(upn, 'account_locked_out'),
   });
   const stepUp = createStepUpService(db, { maxAgeSeconds: config.mfa.stepUpMaxAgeSeconds });
   const policy = createPolicy(config.roles);
@@ -165,7 +167,18 @@ export function createServices(
     policy: webauthnPolicy,
     rp: { rpId: portalUrl.hostname, rpName: config.mfa.totpIssuer, origin: portalUrl.origin },
     // A passkey as a first device needs what any first device needs (issue 15).
-    firstDevice: { assertAllowed: (upn, now) => enrolmentPasses.assertFirstDeviceAllowed(upn, now) },
+    firstDevice: { assertAllowed: (who, now) => enrolmentPasses.assertFirstDeviceAllowed(who, now) },
+  });
+  // Revoked at the API (every instance) and, with the embedded provider, its sessions and refresh tokens
+  // (with Entra, the portal keeps none: Entra's own sign-out and token lifetimes apply).
+  const sessions = createSessionsService({
+    db,
+    ...(config.idp.mode === 'embedded' ? { endProviderSessions: createIdpSessionRevoker(db).revokeAll } : {}),
+    ...(readCaches.revocations ? { cache: readCaches.revocations } : {}),
+    endGrants: async (upn) => {
+      await stepUp.endAll(upn);
+      await enrolmentPasses.endGrants(upn);
+    },
   });
   return {
     config,
@@ -186,15 +199,14 @@ export function createServices(
     inventory: mfa.name === 'builtin' ? createInventory(db, loadMfaKeys(config).box) : null,
     enrolmentPasses,
     // "Verify, then issue" (issue 14): the helpdesk's recent identity verifications, read from the audit log.
-    identityVerifications: createIdentityVerifications({ audit, windowSeconds: config.mfa.helpdeskVerificationWindowSeconds }),
-    scimTokens: createScimTokensService({ db, audit, envToken: config.provisioning.scimToken }),
-    // Revoked at the API (every instance) and, with the embedded provider, its sessions and refresh tokens
-    // (with Entra, the portal keeps none: Entra's own sign-out and token lifetimes apply).
-    sessions: createSessionsService({
-      db,
-      ...(config.idp.mode === 'embedded' ? { endProviderSessions: createIdpSessionRevoker(db).revokeAll } : {}),
-      ...(readCaches.revocations ? { cache: readCaches.revocations } : {}),
+    identityVerifications: createIdentityVerifications({
+      audit,
+      windowSeconds: config.mfa.helpdeskVerificationWindowSeconds,
+      // A verification made before the administrator's sessions were ended does not outlive them.
+      revokedBefore: (upn) => sessions.revokedBefore(upn),
     }),
+    scimTokens: createScimTokensService({ db, audit, envToken: config.provisioning.scimToken }),
+    sessions,
     reports: createReportsService({ repo: reportsRepository(db), provider: mfa.name }),
     notifications,
     locate: createIpLocator(config.ipLocations),

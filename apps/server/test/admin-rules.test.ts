@@ -13,8 +13,22 @@ import { createUsersService } from '../src/modules/admin/users/users.service.js'
 import type { DirectoryRepository, DirectoryUser } from '../src/modules/directory/directory.repository.js';
 import type { PushService } from '../src/modules/push/push.service.js';
 
-const HD = { upn: 'hd@example.com', roles: [ROLE_HELPDESK], requestId: 'r1', clientAddress: '127.0.0.1' };
-const SA = { upn: 'sa@example.com', roles: [ROLE_SOLUTION_ADMIN], requestId: 'r2', clientAddress: null };
+const HD = {
+  upn: 'hd@example.com',
+  roles: [ROLE_HELPDESK],
+  requestId: 'r1',
+  clientAddress: '127.0.0.1',
+  session: 'sid:test',
+  amr: ['pwd', 'mfa'],
+};
+const SA = {
+  upn: 'sa@example.com',
+  roles: [ROLE_SOLUTION_ADMIN],
+  requestId: 'r2',
+  clientAddress: null,
+  session: 'sid:test',
+  amr: ['pwd', 'mfa'],
+};
 
 function setup(
   opts: { directory?: Record<string, string[] | null>; mfa?: Partial<MfaProvider>; inventory?: Partial<Inventory> | null } = {},

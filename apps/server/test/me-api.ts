@@ -23,7 +23,11 @@ export interface MeTestApp {
   t: TestApp;
   db: Kysely<Database>;
   keys: MfaKeys;
-  token(upn: string, roles?: string[]): Promise<string>;
+  /**
+   * An access token as the embedded provider issues it. By default it shows a second factor
+   * (`amr: ['pwd', 'mfa']`) and belongs to the user's one test session (`sid`); `amr` and `sid` change that.
+   */
+  token(upn: string, roles?: string[], opts?: { amr?: string[]; sid?: string }): Promise<string>;
   call(upn: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload?: unknown): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
@@ -38,8 +42,16 @@ export async function meTestApp(env: Record<string, string> = {}, opts: Paramete
   if (t.config.idp.mode !== 'embedded') throw new Error('the MFA API tests run in the embedded mode');
   const { issuer, audience } = t.config.idp;
 
-  const token = async (upn: string, roles: string[] = []) =>
-    new SignJWT({ upn, preferred_username: upn, email: upn, roles, amr: ['pwd'], scp: 'access_as_user' })
+  const token = async (upn: string, roles: string[] = [], opts: { amr?: string[]; sid?: string } = {}) =>
+    new SignJWT({
+      upn,
+      preferred_username: upn,
+      email: upn,
+      roles,
+      amr: opts.amr ?? ['pwd', 'mfa'],
+      sid: opts.sid ?? `test-session-${upn.toLowerCase()}`,
+      scp: 'access_as_user',
+    })
       .setProtectedHeader({ alg: 'RS256', kid: jwk.kid!, typ: 'at+jwt' })
       .setIssuer(issuer)
       .setAudience(audience)

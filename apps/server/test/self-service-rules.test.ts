@@ -15,7 +15,14 @@ import type { PushService } from '../src/modules/push/push.service.js';
 /** The self-service rules (devices, phones, bypass codes, step-up) with the provider, step-up, verification and audit faked. */
 
 const NOW = new Date('2030-01-01T12:00:00.000Z');
-const CTX: RequestContext = { upn: 'alice@example.com', roles: [], requestId: 'req-1', clientAddress: '192.0.2.1' };
+const CTX: RequestContext = {
+  upn: 'alice@example.com',
+  roles: [],
+  requestId: 'req-1',
+  clientAddress: '192.0.2.1',
+  session: 'sid:test',
+  amr: ['pwd', 'mfa'],
+};
 const ACTIVE: MfaAccount = { status: 'active', statusReason: null, lockedUntil: null, deviceCount: 2 };
 const DEVICE: Device = {
   id: 'd1',
@@ -53,6 +60,7 @@ function setup(
     maxAgeSeconds: 300,
     isFresh: vi.fn(async () => opts.fresh ?? false),
     status: vi.fn(),
+    endAll: vi.fn(),
     record: vi.fn(async () => ({
       active: true,
       method: 'passcode' as const,

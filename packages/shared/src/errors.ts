@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'auth.scope_missing',
   'auth.app_token_not_allowed',
   'auth.forbidden',
+  'auth.mfa_required',
   'auth.user_mismatch',
   'locale.not_found',
   'locale.store_full',

@@ -10,6 +10,7 @@ const callerFor = (token: string, expiresAt: number | undefined): Caller => ({
   familyName: '',
   name: '',
   roles: ['MFA.Helpdesk'],
+  session: `token:${token}`,
   amr: [],
   tokenId: undefined,
   issuedAt: 0,

@@ -26,6 +26,14 @@ export interface Caller {
   issuedAt: number | undefined;
   /** The token's expiry (`exp`, seconds since the epoch). */
   expiresAt?: number;
+  /**
+   * The sign-in session this token belongs to, as an opaque digest: a step-up, an enrolment-pass
+   * redemption or a helpdesk verification counts only for the session that made it. From the token's
+   * `sid` claim when the identity provider writes one (the embedded provider always does; Entra when the
+   * `sid` optional claim is configured for access tokens), otherwise from the token itself (`uti`/`jti`,
+   * or the whole token), so that a grant then belongs to that one token and is never shared.
+   */
+  session: string;
 }
 
 export type TokenVerifier = (bearer: string | undefined) => Promise<Caller>;
@@ -90,6 +98,8 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
     // otherwise `preferred_username` holds the same sign-in name.
     const upn = str(payload.upn) || str(payload.preferred_username);
     if (!upn) throw unauthorized('auth.token_invalid');
+    const sid = str(payload.sid);
+    const tokenRef = str(payload.uti) || str(payload.jti) || match[1];
     return {
       subject: str(payload.sub),
       upn: upn.toLowerCase(),
@@ -99,11 +109,20 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       name: str(payload.name),
       roles: strArray(payload.roles),
       amr: strArray(payload.amr),
-      tokenId: str(payload.jti) || undefined,
+      tokenId: str(payload.jti) || str(payload.uti) || undefined,
       issuedAt: payload.iat,
       ...(payload.exp !== undefined ? { expiresAt: payload.exp } : {}),
+      session: sid ? sessionKeyOf('sid', `${str(payload.iss)}|${sid}`) : sessionKeyOf('token', `${str(payload.iss)}|${tokenRef}`),
     };
   };
+}
+
+/**
+ * The opaque key a grant is stored under: a digest, so that neither a session id nor a token is kept
+ * in the database or the audit log. The prefix says which kind of binding it is.
+ */
+export function sessionKeyOf(kind: 'sid' | 'token', value: string): string {
+  return `${kind}:${createHash('sha256').update(value).digest('base64url').slice(0, 32)}`;
 }
 
 /**

@@ -176,6 +176,8 @@ export interface PushTransactionTable {
   started_at: Timestamp;
   expires_at: Timestamp;
   completed_at: NullableTimestamp;
+  /** (0018) The session that started it; null on older rows. */
+  session_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 // --- rate limits shared by all instances (0007) ---

@@ -52,20 +52,22 @@ export function identityClaims(account: IdpAccount) {
 /**
  * Roles from SCIM, as Entra puts app roles in tokens: the user's SCIM `roles` values, and the helpdesk
  * and Solution Administrator roles for members of the SCIM groups named in configuration
- * (SCIM_GROUP_HELPDESK, SCIM_GROUP_SOLUTION_ADMIN).
+ * (SCIM_GROUP_HELPDESK, SCIM_GROUP_SOLUTION_ADMIN). Null when SCIM does not know the user at all; an
+ * inactive SCIM user has none.
  */
-export function scimDirectoryRoles(
+export function scimRolesOf(
   db: Kysely<Database>,
   groups: { helpdesk: string | null; solutionAdmin: string | null },
   roleNames: { helpdesk: string; solutionAdmin: string },
-): DirectoryRoles {
+): (username: string) => Promise<string[] | null> {
   return async (username) => {
     const user = await db
       .selectFrom('scim_user')
       .select(['id', 'roles', 'active'])
       .where(sql<string>`lower(user_name)`, '=', username.toLowerCase())
       .executeTakeFirst();
-    if (!user || !user.active) return [];
+    if (!user) return null;
+    if (!user.active) return [];
     const groupNames = (
       await db
         .selectFrom('scim_group_member as m')
@@ -79,4 +81,14 @@ export function scimDirectoryRoles(
     if (groups.solutionAdmin && groupNames.includes(groups.solutionAdmin.toLowerCase())) roles.push(roleNames.solutionAdmin);
     return roles;
   };
+}
+
+/** The roles SCIM gives a user, added to an embedded account's own at sign-in (none when SCIM does not know them). */
+export function scimDirectoryRoles(
+  db: Kysely<Database>,
+  groups: { helpdesk: string | null; solutionAdmin: string | null },
+  roleNames: { helpdesk: string; solutionAdmin: string },
+): DirectoryRoles {
+  const rolesOf = scimRolesOf(db, groups, roleNames);
+  return async (username) => (await rolesOf(username)) ?? [];
 }

@@ -70,6 +70,10 @@ export async function registerEmbeddedIdp(app: FastifyInstance, opts: EmbeddedId
     secrets,
     log: app.log.child({ module: 'idp' }),
     directoryRoles: scimDirectoryRoles(db, config.provisioning.groupRoles, config.roles),
+    accountUsable: async (upn) => {
+      const account = await opts.mfa.getAccount(upn);
+      return account?.status !== 'disabled' && account?.status !== 'locked_out';
+    },
   });
   const { sessions } = opts;
   if (sessions) {

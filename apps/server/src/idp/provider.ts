@@ -57,6 +57,12 @@ export function createProvider(opts: {
   log: FastifyBaseLogger;
   /** Roles from the directory (SCIM) added to each account's own. */
   directoryRoles?: DirectoryRoles;
+  /**
+   * Whether the account may hold a session and renew its tokens now (not disabled, not locked out).
+   * Asked whenever the provider loads the account: for a refresh grant, a code exchange and a silent
+   * renewal through the session cookie, so a lock ends what was issued before.
+   */
+  accountUsable?: (upn: string) => Promise<boolean>;
 }): Provider {
   const { settings: s, db, secrets, log } = opts;
   const accounts = accountsRepository(db, opts.directoryRoles);
@@ -109,6 +115,8 @@ export function createProvider(opts: {
     async findAccount(_ctx, sub) {
       const account = await accounts.findById(sub);
       if (!account) return undefined;
+      // oidc-provider answers an unknown account with invalid_grant (refresh, code) or a new sign-in (session).
+      if (opts.accountUsable && !(await opts.accountUsable(account.username.toLowerCase()))) return undefined;
       return {
         accountId: account.id,
         claims: () => ({ sub: account.id, ...identityClaims(account) }),
@@ -122,9 +130,13 @@ export function createProvider(opts: {
       if (!account) return undefined;
       const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RotatedRefreshToken ?? ctx.oidc.entities.RefreshToken;
       const granted = typeof token.scope === 'string' ? token.scope.split(' ') : [];
+      // The sign-in session the token belongs to (stable across refreshes of that sign-in): the API binds
+      // step-ups and other grants to it, so another sign-in of the same person does not inherit them.
+      const sessionUid = 'sessionUid' in token && typeof token.sessionUid === 'string' ? token.sessionUid : undefined;
       return {
         ...identityClaims(account),
         ...(source?.amr ? { amr: source.amr } : {}),
+        ...(sessionUid ? { sid: sessionUid } : {}),
         // Entra's `scp`: the API scopes granted, by their short names.
         scp: [...new Set(granted.map((v) => apiScopeName(v, s.audience)))].join(' ') || undefined,
       };

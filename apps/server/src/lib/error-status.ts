@@ -16,6 +16,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   'auth.token_invalid': 401,
   'auth.token_expired': 401,
   'auth.forbidden': 403,
+  // The token shows no second factor: sign in again with one (or add a device first).
+  'auth.mfa_required': 403,
   'auth.scope_missing': 403,
   'auth.app_token_not_allowed': 403,
   'auth.user_mismatch': 403,

@@ -84,8 +84,11 @@ export function createActivityReportService(deps: {
       if (body.lockAccount && lifecycle) {
         await db.transaction().execute(async (trx) => {
           locked = await lifecycle.setEnabled(upn, false, LOCK_REASON, trx);
-          if (locked)
+          if (locked) {
+            // A lock ends every session, the attacker's refresh tokens included, whatever else was chosen.
+            await deps.sessions.revokeAll(upn, 'account_locked');
             await audit.append({ ...base, action: 'account.self_lock', outcome: 'success', details: { cause: 'activity.report' } });
+          }
         });
       }
 

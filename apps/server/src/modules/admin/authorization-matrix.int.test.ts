@@ -19,9 +19,24 @@ import { adminSnapshot, deviceIdOf, JUSTIFY, type Method } from '../../../test/a
  * (prot@example.com, a Solution Administrator known to the portal). On /api/me the target is whose
  * ids are in the path (another user's ids are "not found"), and helpdesk and admin callers are
  * themselves protected-account holders (their own MFA changes are refused).
+ *
+ * Tokens without a second factor: the Helpdesk and Solution Administrators signed in with a password
+ * alone (`amr: ['pwd']`, as the embedded provider writes for an account without a device). Every
+ * /api/admin route refuses them (403 `auth.mfa_required`, nothing read or changed); /api/me answers them
+ * as it answers the same person with a second factor (self-service stays open, to enrol a first device).
  */
 
-const CALLERS = ['none', 'expired', 'forged', 'wrong_audience', 'staff', 'helpdesk', 'solution_admin'] as const;
+const CALLERS = [
+  'none',
+  'expired',
+  'forged',
+  'wrong_audience',
+  'staff',
+  'helpdesk',
+  'solution_admin',
+  'helpdesk_password_only',
+  'solution_admin_password_only',
+] as const;
 type Caller = (typeof CALLERS)[number];
 const TARGETS = ['own', 'other', 'protected'] as const;
 type TargetKind = (typeof TARGETS)[number];
@@ -33,7 +48,14 @@ const IDENTITY: Record<Exclude<Caller, 'none'>, { upn: string; roles: string[] }
   staff: { upn: 'bob@example.com', roles: [] },
   helpdesk: { upn: 'helpdesk@example.com', roles: [ROLE_HELPDESK] },
   solution_admin: { upn: 'admin@example.com', roles: [ROLE_SOLUTION_ADMIN] },
+  helpdesk_password_only: { upn: 'helpdesk@example.com', roles: [ROLE_HELPDESK] },
+  solution_admin_password_only: { upn: 'admin@example.com', roles: [ROLE_SOLUTION_ADMIN] },
 };
+const PASSWORD_ONLY: ReadonlyMap<Caller, Caller> = new Map([
+  ['helpdesk_password_only', 'helpdesk'],
+  ['solution_admin_password_only', 'solution_admin'],
+]);
+const MFA_REQUIRED: Expect = { status: 403, code: 'auth.mfa_required' };
 const OTHER = 'erin@example.com';
 const PROTECTED = 'prot@example.com';
 const REFUSED: ReadonlySet<number> = new Set([400, 401, 403, 404, 409]);
@@ -650,7 +672,15 @@ beforeAll(async () => {
   mint = async (caller) => {
     const who = IDENTITY[caller];
     const now = Math.floor(Date.now() / 1000);
-    const jwt = new SignJWT({ upn: who.upn, preferred_username: who.upn, email: who.upn, roles: who.roles, scp: 'access_as_user' })
+    const jwt = new SignJWT({
+      upn: who.upn,
+      preferred_username: who.upn,
+      email: who.upn,
+      roles: who.roles,
+      amr: PASSWORD_ONLY.has(caller) ? ['pwd'] : ['pwd', 'mfa'],
+      sid: `matrix-${who.upn}`,
+      scp: 'access_as_user',
+    })
       .setProtectedHeader({ alg: 'RS256', kid: jwk.kid!, typ: 'at+jwt' })
       .setIssuer(issuer)
       .setAudience(caller === 'wrong_audience' ? 'api://another-application' : audience)
@@ -699,9 +729,18 @@ describe('authorisation matrix', () => {
     describe(route.route, () => {
       for (const caller of CALLERS) {
         for (const target of TARGETS) {
+          // Without a second factor, one target is enough: the refusal comes before the target is read.
+          if (PASSWORD_ONLY.has(caller) && target !== 'other') continue;
           it(`${caller} on ${target} account`, async () => {
             const c = contextOf(caller, target);
-            const expected: Expect = INVALID.has(caller) ? { status: 401 } : route.expect(c);
+            const sameWithMfa = PASSWORD_ONLY.get(caller);
+            const expected: Expect = INVALID.has(caller)
+              ? { status: 401 }
+              : sameWithMfa
+                ? route.route.includes('/api/admin')
+                  ? MFA_REQUIRED
+                  : route.expect({ ...c, caller: sameWithMfa })
+                : route.expect(c);
             const before = await adminSnapshot(m.db);
             const res = await send(caller, route, c);
             expect(
@@ -716,6 +755,14 @@ describe('authorisation matrix', () => {
               const last = await m.db.selectFrom('audit_event').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
               expect(last).toMatchObject({ actor_upn: IDENTITY[caller as 'staff'].upn, outcome: 'failure', reason: 'auth.forbidden' });
               expect(last.details).toMatchObject({ denyReason: details?.reason });
+            }
+            if (expected.code === 'auth.mfa_required') {
+              const last = await m.db.selectFrom('audit_event').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+              expect(last).toMatchObject({
+                actor_upn: IDENTITY[caller as 'helpdesk'].upn,
+                outcome: 'failure',
+                reason: 'auth.mfa_required',
+              });
             }
             await route.cleanup?.();
           });

@@ -19,8 +19,8 @@ import type { RequestContext } from './request-context.js';
 /** What the shared checks need of the step-up records (modules/step-up/step-up.service.ts provides it). */
 export interface StepUpCheck {
   readonly maxAgeSeconds: number;
-  /** True when the user verified within the last `maxAgeSeconds`. */
-  isFresh(upn: string, now?: Date): Promise<boolean>;
+  /** True when this sign-in session verified within the last `maxAgeSeconds` (another session's step-up does not count). */
+  isFresh(who: { upn: string; session: string }, now?: Date): Promise<boolean>;
 }
 
 export interface SelfServiceDeps {
@@ -37,7 +37,7 @@ export interface SelfServiceDeps {
 
 export interface FirstDeviceGate {
   /** Throws (403 `enrolment.pass_required`) when the user may not add a first device now. */
-  assertAllowed(upn: string, now: Date): Promise<void>;
+  assertAllowed(who: { upn: string; session: string }, now: Date): Promise<void>;
 }
 
 /** Audits the end of a push (once: the poll that saw it answered). */
@@ -77,7 +77,7 @@ export function selfService(deps: SelfServiceDeps) {
   }
 
   async function requireStepUp(ctx: RequestContext, now: Date): Promise<void> {
-    if (!(await stepUp.isFresh(ctx.upn, now)))
+    if (!(await stepUp.isFresh(ctx, now)))
       throw new AppError({ code: 'auth.step_up_required', details: { maxAgeSeconds: stepUp.maxAgeSeconds } });
   }
 

@@ -34,8 +34,8 @@ export function createDevicesService(deps: SelfServiceDeps) {
         async () => {
           await usableAccount(ctx, now);
           // Without a fresh step-up the provider accepts this only as the user's first device.
-          const allowWhenDevicesExist = await stepUp.isFresh(ctx.upn, now);
-          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx.upn, now);
+          const allowWhenDevicesExist = await stepUp.isFresh(ctx, now);
+          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx, now);
           return mfa.startTotpEnrolment(ctx.upn, { allowWhenDevicesExist, issuer: deps.totpIssuer, now });
         },
         (e) => ({ enrolmentId: e.enrolmentId, expiresAt: iso(e.expiresAt) }),
@@ -52,8 +52,8 @@ export function createDevicesService(deps: SelfServiceDeps) {
         { enrolmentId, kind: 'authenticator' },
         async () => {
           await usableAccount(ctx, now);
-          const allowWhenDevicesExist = await stepUp.isFresh(ctx.upn, now);
-          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx.upn, now);
+          const allowWhenDevicesExist = await stepUp.isFresh(ctx, now);
+          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx, now);
           return mfa.confirmTotpEnrolment(ctx.upn, enrolmentId, body, { allowWhenDevicesExist, now });
         },
         deviceDetails,
@@ -69,8 +69,8 @@ export function createDevicesService(deps: SelfServiceDeps) {
         { serial: body.serial, kind: 'hardware_token' },
         async () => {
           await usableAccount(ctx, now);
-          const allowWhenDevicesExist = await stepUp.isFresh(ctx.upn, now);
-          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx.upn, now);
+          const allowWhenDevicesExist = await stepUp.isFresh(ctx, now);
+          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx, now);
           return mfa.claimHardwareToken(ctx.upn, body, { allowWhenDevicesExist, now });
         },
         deviceDetails,

@@ -121,18 +121,30 @@ describe('first-device policy "pass"', () => {
 });
 
 describe('first-device policy "window"', () => {
-  it('allows the first device within the window after provisioning, and asks for a pass after it', async () => {
-    m = await meTestApp({ FIRST_DEVICE_POLICY: 'window', FIRST_DEVICE_WINDOW_DAYS: '7' });
+  it('counts the window from provisioning, not from the first time the name was seen, and asks for a pass after it', async () => {
+    const app = await meTestApp({ FIRST_DEVICE_POLICY: 'window', FIRST_DEVICE_WINDOW_DAYS: '7' });
+    m = app;
+    const provision = (daysAgo: number | null, seenDaysAgo = 30) =>
+      app.db
+        .updateTable('directory_user')
+        .set({
+          created_at: new Date(Date.now() - seenDaysAgo * 86_400_000),
+          provisioned_at: daysAgo === null ? null : new Date(Date.now() - daysAgo * 86_400_000),
+        })
+        .where('upn', '=', IVAN)
+        .execute();
+    // Seeded and never provisioned by SCIM or a first sign-in: no window at all.
+    await provision(null);
+    expect((await m.call(IVAN, 'GET', '/enrolment-policy')).json()).toMatchObject({ passRequired: true, windowEndsAt: null });
+    // Seen a month ago, provisioned yesterday: within the window.
+    await provision(1);
     expect((await m.call(IVAN, 'GET', '/enrolment-policy')).json()).toMatchObject({
       policy: 'window',
       passRequired: false,
       windowEndsAt: expect.any(String),
     });
-    await m.db
-      .updateTable('directory_user')
-      .set({ created_at: new Date(Date.now() - 8 * 86_400_000) })
-      .where('upn', '=', IVAN)
-      .execute();
+    // Provisioned eight days ago: the window is over.
+    await provision(8);
     expect((await m.call(IVAN, 'GET', '/enrolment-policy')).json()).toMatchObject({ passRequired: true });
     expect((await enrol(m)).json().code).toBe('enrolment.pass_required');
   });

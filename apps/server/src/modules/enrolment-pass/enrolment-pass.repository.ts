@@ -35,10 +35,10 @@ export function enrolmentPassRepository(db: Kysely<Database>) {
         .where('uses_left', '>', 0)
         .forUpdate()
         .executeTakeFirst(),
-    redeem: (id: string, now: Date) =>
+    redeem: (id: string, now: Date, session: string) =>
       db
         .updateTable('enrolment_pass')
-        .set((eb) => ({ uses_left: eb('uses_left', '-', 1), redeemed_at: now }))
+        .set((eb) => ({ uses_left: eb('uses_left', '-', 1), redeemed_at: now, redeemed_session: session }))
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow(),
@@ -51,19 +51,29 @@ export function enrolmentPassRepository(db: Kysely<Database>) {
         .where('revoked_at', 'is', null)
         .returningAll()
         .executeTakeFirst(),
-    /** The latest redemption of a pass that is still not revoked. */
-    latestGrant: (upn: string, since: Date) =>
+    /** The latest redemption by this session of a pass that is still not revoked. */
+    latestGrant: (upn: string, session: string, since: Date) =>
       db
         .selectFrom('enrolment_pass')
         .select('redeemed_at')
         .where('upn', '=', upn)
+        .where('redeemed_session', '=', session)
         .where('revoked_at', 'is', null)
         .where('redeemed_at', '>', since)
         .orderBy('redeemed_at', 'desc')
         .limit(1)
         .executeTakeFirst(),
-    directoryCreatedAt: async (upn: string) =>
-      (await db.selectFrom('directory_user').select('created_at').where('upn', '=', upn).executeTakeFirst())?.created_at ?? null,
+    /** When SCIM or the first sign-in created the user (null: seeded, imported, or only seen). */
+    provisionedAt: async (upn: string) =>
+      (await db.selectFrom('directory_user').select('provisioned_at').where('upn', '=', upn).executeTakeFirst())?.provisioned_at ?? null,
+    /** Ends every redemption grant of the user (sign-out, a lock): the passes' uses stay spent. */
+    endGrants: (upn: string) =>
+      db
+        .updateTable('enrolment_pass')
+        .set({ redeemed_session: null })
+        .where('upn', '=', upn)
+        .where('redeemed_session', 'is not', null)
+        .execute(),
     deleteForUser: (upn: string) => db.deleteFrom('enrolment_pass').where('upn', '=', upn).execute(),
   };
 }

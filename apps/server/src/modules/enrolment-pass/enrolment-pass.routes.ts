@@ -21,7 +21,7 @@ export async function enrolmentPassRoutes(
   r.get(
     '/enrolment-policy',
     { schema: { tags: ['me'], security: [{ bearerAuth: [] }], response: { 200: enrolmentPolicyResponseSchema, ...ERRORS } } },
-    async (request) => opts.service.status(request.caller.upn),
+    async (request) => opts.service.status(request.caller),
   );
   r.post(
     '/enrolment-pass',
@@ -35,7 +35,13 @@ export async function enrolmentPassRoutes(
     },
     async (request) =>
       opts.service.redeem(
-        { upn: request.caller.upn, roles: request.caller.roles, requestId: request.id, clientAddress: request.ip ?? null },
+        {
+          upn: request.caller.upn,
+          roles: request.caller.roles,
+          requestId: request.id,
+          clientAddress: request.ip ?? null,
+          session: request.caller.session,
+        },
         request.body.pass,
       ),
   );

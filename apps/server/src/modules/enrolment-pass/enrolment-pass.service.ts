@@ -53,6 +53,14 @@ export interface ActorContext {
   roles: readonly string[];
   requestId: string;
   clientAddress: string | null;
+  /** The caller's sign-in session: a redeemed pass opens enrolment for this session only. */
+  session: string;
+}
+
+/** Whose first-device enrolment is asked about: a user in one sign-in session. */
+export interface SessionRef {
+  upn: string;
+  session: string;
 }
 
 export interface EnrolmentPassDeps {
@@ -72,15 +80,17 @@ export function createEnrolmentPassService(deps: EnrolmentPassDeps) {
   const repo = enrolmentPassRepository(db);
   const grantMs = ENROLMENT_PASS_GRANT_SECONDS * 1000;
 
+  // The window counts from provisioning (SCIM create or just-in-time creation), not from the first
+  // time the portal saw the name; a user never provisioned that way has no window.
   async function windowEnd(upn: string): Promise<Date | null> {
     if (deps.policy !== 'window') return null;
-    const created = await repo.directoryCreatedAt(upn);
-    return created ? new Date(new Date(created).getTime() + deps.windowDays * 86_400_000) : null;
+    const provisioned = await repo.provisionedAt(upn);
+    return provisioned ? new Date(new Date(provisioned).getTime() + deps.windowDays * 86_400_000) : null;
   }
 
-  async function status(upn: string, now: Date): Promise<EnrolmentPolicyResponse> {
-    const key = upn.toLowerCase();
-    const grant = await repo.latestGrant(key, new Date(now.getTime() - grantMs));
+  async function status(who: SessionRef, now: Date): Promise<EnrolmentPolicyResponse> {
+    const key = who.upn.toLowerCase();
+    const grant = await repo.latestGrant(key, who.session, new Date(now.getTime() - grantMs));
     const grantedUntil = grant?.redeemed_at ? new Date(new Date(grant.redeemed_at).getTime() + grantMs) : null;
     const end = await windowEnd(key);
     let passRequired = false;
@@ -92,12 +102,12 @@ export function createEnrolmentPassService(deps: EnrolmentPassDeps) {
   }
 
   return {
-    status: (upn: string) => status(upn, clock()),
+    status: (who: SessionRef) => status(who, clock()),
 
     /** Before a first-device enrolment without step-up: 403 `enrolment.pass_required` when the policy says so. */
-    async assertFirstDeviceAllowed(upn: string, now = clock()): Promise<void> {
+    async assertFirstDeviceAllowed(who: SessionRef, now = clock()): Promise<void> {
       if (deps.policy === 'open') return;
-      if ((await status(upn, now)).passRequired) throw new AppError({ code: 'enrolment.pass_required', details: { policy: deps.policy } });
+      if ((await status(who, now)).passRequired) throw new AppError({ code: 'enrolment.pass_required', details: { policy: deps.policy } });
     },
 
     async redeem(ctx: ActorContext, pass: string): Promise<EnrolmentPolicyResponse> {
@@ -123,7 +133,7 @@ export function createEnrolmentPassService(deps: EnrolmentPassDeps) {
         const r = enrolmentPassRepository(trx);
         const row = await r.findLive(upn, hashPass(pass), now);
         if (!row) return null;
-        const used = await r.redeem(row.id, now);
+        const used = await r.redeem(row.id, now, ctx.session);
         await audit.append({ ...base, outcome: 'success', details: { passId: used.id, usesLeft: used.uses_left } }, { now });
         return used;
       });
@@ -131,8 +141,11 @@ export function createEnrolmentPassService(deps: EnrolmentPassDeps) {
         await audit.append({ ...base, outcome: 'failure', reason: 'enrolment_pass.invalid' });
         throw new AppError({ code: 'enrolment_pass.invalid', details: { field: 'pass' } });
       }
-      return status(upn, now);
+      return status({ upn, session: ctx.session }, now);
     },
+
+    /** Ends every session's redemption grant for the user (on the ambient transaction). */
+    endGrants: (upn: string) => repo.endGrants(upn.toLowerCase()).then(() => undefined),
 
     async issue(
       ctx: ActorContext,

@@ -33,8 +33,8 @@ export function createPhonesService(deps: SelfServiceDeps) {
           requireCapability('phones');
           await usableAccount(ctx, now);
           // Without a fresh step-up the provider accepts this only as the user's first device.
-          const allowWhenDevicesExist = await stepUp.isFresh(ctx.upn, now);
-          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx.upn, now);
+          const allowWhenDevicesExist = await stepUp.isFresh(ctx, now);
+          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx, now);
           return mfa.addPhone(
             ctx.upn,
             { number: body.number, platform: body.platform, ...(body.name ? { name: body.name } : {}) },
@@ -92,7 +92,7 @@ export function createPhonesService(deps: SelfServiceDeps) {
         async () => {
           requireCapability('push');
           await usableAccount(ctx, now);
-          return pushes.start({ upn: ctx.upn, deviceId, purpose: 'device_test', actorUpn: ctx.upn, now });
+          return pushes.start({ upn: ctx.upn, deviceId, purpose: 'device_test', actorUpn: ctx.upn, session: ctx.session, now });
         },
         (r) => ({ txid: r.push.txid }),
       );
@@ -100,7 +100,9 @@ export function createPhonesService(deps: SelfServiceDeps) {
     },
 
     async testPushStatus(ctx: RequestContext, deviceId: string, txid: string): Promise<PushTransaction> {
-      const polled = await pushes.poll({ upn: ctx.upn, txid, purpose: 'device_test', deviceId, now: clock() }).catch(rethrow);
+      const polled = await pushes
+        .poll({ upn: ctx.upn, txid, purpose: 'device_test', deviceId, session: ctx.session, now: clock() })
+        .catch(rethrow);
       if (polled.justCompleted) await auditPushResult(audit, ctx, 'device.test_push', polled.push, polled.detail);
       return polled.push;
     },

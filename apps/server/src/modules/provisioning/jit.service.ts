@@ -59,11 +59,14 @@ export function createJitProvisioning(deps: { db: Kysely<Database>; mfa: MfaProv
             source: 'jit',
             created_at: now,
             updated_at: now,
+            provisioned_at: now,
           })
           .onConflict((oc) =>
             oc.column('upn').doUpdateSet({
               source: sql`case when directory_user.source in ('scim', 'demo') then directory_user.source else 'jit' end`,
               updated_at: now,
+              // The name may have been seen before (a sign-in without an account): provisioning starts now.
+              provisioned_at: sql`coalesce(directory_user.provisioned_at, ${now})`,
             }),
           )
           .execute();

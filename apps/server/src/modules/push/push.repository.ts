@@ -10,7 +10,14 @@ export function pushRepository(db: Kysely<Database>) {
     },
 
     /** The push of this user and purpose (and device, and starter, when given). */
-    find(where: { id: string; upn: string; purpose: PushTransactionTable['purpose']; deviceId?: string; actorUpn?: string }) {
+    find(where: {
+      id: string;
+      upn: string;
+      purpose: PushTransactionTable['purpose'];
+      deviceId?: string;
+      actorUpn?: string;
+      session?: string;
+    }) {
       let q = db
         .selectFrom('push_transaction')
         .selectAll()
@@ -19,6 +26,7 @@ export function pushRepository(db: Kysely<Database>) {
         .where('purpose', '=', where.purpose);
       if (where.deviceId !== undefined) q = q.where('device_id', '=', where.deviceId);
       if (where.actorUpn !== undefined) q = q.where('actor_upn', '=', where.actorUpn);
+      if (where.session !== undefined) q = q.where('session_key', '=', where.session);
       return q.executeTakeFirst();
     },
 

@@ -27,13 +27,25 @@ export interface PushPoll {
 
 export interface PushService {
   readonly timeoutSeconds: number;
-  start(input: { upn: string; deviceId: string; purpose: PushPurpose; actorUpn: string; now?: Date }): Promise<{
+  /** `session`: the starter's sign-in session; only polls from that session then see the answer. */
+  start(input: { upn: string; deviceId: string; purpose: PushPurpose; actorUpn: string; session?: string; now?: Date }): Promise<{
     push: PushTransaction;
     /** Verification pushes only: the code the user sees in the push (read it to them). */
     confirmationCode: string | null;
   }>;
-  /** `deviceId` / `actorUpn` narrow the search: a push of another device or started by someone else is not found. */
-  poll(input: { upn: string; txid: string; purpose: PushPurpose; deviceId?: string; actorUpn?: string; now?: Date }): Promise<PushPoll>;
+  /**
+   * `deviceId` / `actorUpn` / `session` narrow the search: a push of another device, started by someone
+   * else or from another sign-in session is not found (its approval grants nothing to this session).
+   */
+  poll(input: {
+    upn: string;
+    txid: string;
+    purpose: PushPurpose;
+    deviceId?: string;
+    actorUpn?: string;
+    session?: string;
+    now?: Date;
+  }): Promise<PushPoll>;
 }
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -64,7 +76,7 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
   return {
     timeoutSeconds,
 
-    async start({ upn, deviceId, purpose, actorUpn, now = new Date() }) {
+    async start({ upn, deviceId, purpose, actorUpn, session, now = new Date() }) {
       const user = upn.toLowerCase();
       let providerRef: string;
       let confirmationCode: string | null = null;
@@ -82,6 +94,7 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
         purpose,
         provider_ref: providerRef,
         actor_upn: actorUpn.toLowerCase(),
+        session_key: session ?? null,
         state: 'waiting',
         started_at: now,
         expires_at: new Date(now.getTime() + timeoutSeconds * 1000),
@@ -89,9 +102,9 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
       return { push: toPush(row), confirmationCode };
     },
 
-    async poll({ upn, txid, purpose, deviceId, actorUpn, now = new Date() }) {
+    async poll({ upn, txid, purpose, deviceId, actorUpn, session, now = new Date() }) {
       const user = upn.toLowerCase();
-      const row = await repo.find({ id: txid, upn: user, purpose, deviceId, actorUpn: actorUpn?.toLowerCase() });
+      const row = await repo.find({ id: txid, upn: user, purpose, deviceId, actorUpn: actorUpn?.toLowerCase(), session });
       if (!row) throw new MfaError('push_not_found');
       if (row.state !== 'waiting') return { push: toPush(row), justCompleted: false, detail: null };
 

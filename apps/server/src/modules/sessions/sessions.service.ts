@@ -32,6 +32,8 @@ export interface SessionsService {
   revokeAll(upn: string, reason: RevocationReason, opts?: { now?: Date }): Promise<number>;
   /** Why a token of `upn` issued at `issuedAt` (seconds since the epoch) has been revoked; null when it has not. */
   revokedFor(upn: string, issuedAt: number | undefined): Promise<RevocationReason | null>;
+  /** The user's latest revocation time (grants earned before it no longer count); null when never revoked. */
+  revokedBefore(upn: string): Promise<Date | null>;
 }
 
 export function createSessionsService(deps: {
@@ -49,6 +51,11 @@ export function createSessionsService(deps: {
    * asks, and the answer changes only when a revocation is written (which the feed reports at once).
    */
   cache?: ReadCache<SessionRevocation | null>;
+  /**
+   * Ends the grants the user's sessions earned (step-ups, enrolment-pass redemptions) with every
+   * revocation, sign-out included: a session that renews its tokens afterwards starts without them.
+   */
+  endGrants?: (upn: string) => Promise<void>;
 }): SessionsService {
   const repo = sessionsRepository(deps.db);
   const clock = deps.now ?? (() => new Date());
@@ -57,6 +64,7 @@ export function createSessionsService(deps: {
   return {
     async revokeAll(upn, reason, opts = {}) {
       await repo.revoke(upn.toLowerCase(), opts.now ?? clock(), reason);
+      await deps.endGrants?.(upn.toLowerCase());
       if (reason === 'sign_out' || !deps.endProviderSessions) return 0;
       return deps.endProviderSessions(upn);
     },
@@ -67,6 +75,11 @@ export function createSessionsService(deps: {
       // No `iat`: nothing shows it was issued after the revocation.
       if (issuedAt === undefined || issuedAt <= Math.floor(found.revokedBefore.getTime() / 1000)) return found.reason;
       return null;
+    },
+    async revokedBefore(upn) {
+      const key = upn.toLowerCase();
+      const found = cache ? await cache.get(key, () => revocationOf(key)) : await revocationOf(key);
+      return found?.revokedBefore ?? null;
     },
   };
 }

@@ -155,6 +155,9 @@ describe('POST /api/me/step-up', () => {
       target_upn: 'locky@example.com',
       reason: 'too_many_failed_attempts',
     });
+    // The lockout ended every session of the account: a token issued up to it is refused from now on.
+    expect((await fail()).statusCode).toBe(401);
+    advance(1);
 
     const info = await m.t.app.inject({
       url: '/account/getuserinfo?userid=locky@example.com',

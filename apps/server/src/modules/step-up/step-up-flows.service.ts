@@ -22,7 +22,7 @@ export function createStepUpFlows(
     async stepUpStatus(ctx: RequestContext): Promise<StepUpStatus> {
       const now = clock();
       await usableAccount(ctx, now);
-      return stepUp.status(ctx.upn, now);
+      return stepUp.status(ctx, now);
     },
 
     async stepUp(ctx: RequestContext, body: StepUpBody): Promise<StepUpStatus> {
@@ -43,7 +43,7 @@ export function createStepUpFlows(
         // A provider error (e.g. a factor the provider cannot check) is a clear answer, never a 500.
         .catch(rethrow);
       if (!result.ok) throw verificationError(result);
-      return stepUp.record(ctx.upn, body.method, now);
+      return stepUp.record(ctx, body.method, now);
     },
 
     async startStepUpPush(ctx: RequestContext, deviceId: string): Promise<PushTransaction> {
@@ -57,7 +57,7 @@ export function createStepUpFlows(
         async () => {
           requireCapability('push');
           await usableAccount(ctx, now);
-          return pushes.start({ upn: ctx.upn, deviceId, purpose: 'step_up', actorUpn: ctx.upn, now });
+          return pushes.start({ upn: ctx.upn, deviceId, purpose: 'step_up', actorUpn: ctx.upn, session: ctx.session, now });
         },
         (r) => ({ txid: r.push.txid }),
       );
@@ -66,15 +66,15 @@ export function createStepUpFlows(
 
     async stepUpPushStatus(ctx: RequestContext, txid: string): Promise<StepUpPushStatus> {
       const now = clock();
-      const polled = await pushes.poll({ upn: ctx.upn, txid, purpose: 'step_up', now }).catch(rethrow);
-      if (!polled.justCompleted) return { ...polled.push, stepUp: await stepUp.status(ctx.upn, now) };
+      const polled = await pushes.poll({ upn: ctx.upn, txid, purpose: 'step_up', session: ctx.session, now }).catch(rethrow);
+      if (!polled.justCompleted) return { ...polled.push, stepUp: await stepUp.status(ctx, now) };
       await auditPushResult(audit, ctx, 'step_up.push', polled.push, polled.detail);
       // An approval counts once, when first seen; the account must still be usable then.
       if (polled.push.state === 'approved') {
         await usableAccount(ctx, now);
-        return { ...polled.push, stepUp: await stepUp.record(ctx.upn, 'push', now) };
+        return { ...polled.push, stepUp: await stepUp.record(ctx, 'push', now) };
       }
-      return { ...polled.push, stepUp: await stepUp.status(ctx.upn, now) };
+      return { ...polled.push, stepUp: await stepUp.status(ctx, now) };
     },
   };
 }

@@ -6,15 +6,25 @@ import { stepUpRepository } from './step-up.repository.js';
 /**
  * Step-up ("elevation"): a recent verification with an existing factor that allows sensitive changes
  * (deleting a device, creating bypass codes, adding a device when one exists) for `maxAgeSeconds`.
- * Records are kept by UPN, so they work whichever MFA provider verified the factor.
+ * A step-up belongs to the sign-in session that earned it: another token of the same user (a second
+ * browser, a copied token from another sign-in) does not inherit it. Records are kept by UPN and
+ * session, so they work whichever MFA provider verified the factor.
  */
+export interface SessionRef {
+  upn: string;
+  /** The opaque session key of the caller's token (`Caller.session`). */
+  session: string;
+}
+
 export interface StepUpService {
   readonly maxAgeSeconds: number;
-  /** Records a successful verification at `now`. */
-  record(upn: string, method: StepUpTable['method'], now?: Date): Promise<StepUpStatus>;
-  status(upn: string, now?: Date): Promise<StepUpStatus>;
-  /** True when the user verified within the last `maxAgeSeconds`. */
-  isFresh(upn: string, now?: Date): Promise<boolean>;
+  /** Records a successful verification at `now`, for the caller's session only. */
+  record(who: SessionRef, method: StepUpTable['method'], now?: Date): Promise<StepUpStatus>;
+  status(who: SessionRef, now?: Date): Promise<StepUpStatus>;
+  /** True when this session verified within the last `maxAgeSeconds`. */
+  isFresh(who: SessionRef, now?: Date): Promise<boolean>;
+  /** Ends every step-up of the user (sign-out, a lock, a lost device): on the ambient transaction. */
+  endAll(upn: string): Promise<void>;
 }
 
 export function createStepUpService(db: Kysely<Database>, opts: { maxAgeSeconds: number }): StepUpService {
@@ -31,18 +41,21 @@ export function createStepUpService(db: Kysely<Database>, opts: { maxAgeSeconds:
 
   const service: StepUpService = {
     maxAgeSeconds: opts.maxAgeSeconds,
-    async record(upn, method, now = new Date()) {
-      const key = upn.toLowerCase();
+    async record(who, method, now = new Date()) {
+      const key = who.upn.toLowerCase();
       await repo.deleteOlderThan(key, new Date(now.getTime() - maxAgeMs));
-      await repo.insert(key, method, now);
+      await repo.insert(key, who.session, method, now);
       return active(method, now);
     },
-    async status(upn, now = new Date()) {
-      const latest = await repo.latestSince(upn.toLowerCase(), new Date(now.getTime() - maxAgeMs), now);
+    async status(who, now = new Date()) {
+      const latest = await repo.latestSince(who.upn.toLowerCase(), who.session, new Date(now.getTime() - maxAgeMs), now);
       return latest ? active(latest.method, latest.verified_at) : inactive;
     },
-    async isFresh(upn, now = new Date()) {
-      return (await service.status(upn, now)).active;
+    async isFresh(who, now = new Date()) {
+      return (await service.status(who, now)).active;
+    },
+    async endAll(upn) {
+      await repo.deleteAll(upn.toLowerCase());
     },
   };
   return service;

@@ -75,6 +75,8 @@ export function createVerificationService(deps: {
   audit: AuditService;
   /** Where the budgets live (the app keeps them in the database). */
   limiters: VerificationLimiters;
+  /** Runs with the lockout's audit event when failures lock an account: ends the user's sessions. */
+  onLockout?: (upn: string) => Promise<unknown>;
 }): VerificationService {
   const { perUser, perAddress } = deps.limiters;
 
@@ -170,12 +172,16 @@ export function createVerificationService(deps: {
           details: base,
         });
         if (checked.justLocked) {
-          await deps.audit.append({
-            ...common,
-            action: 'mfa.lockout',
-            outcome: 'success',
-            reason: LOCKOUT_REASON,
-            details: { purpose: request.purpose, retryAfterSeconds: checked.retryAfterSeconds },
+          // A locked account keeps no session: whoever was guessing, and every token issued before, stop here.
+          await deps.audit.atomically(async () => {
+            await deps.onLockout?.(request.upn.toLowerCase());
+            await deps.audit.append({
+              ...common,
+              action: 'mfa.lockout',
+              outcome: 'success',
+              reason: LOCKOUT_REASON,
+              details: { purpose: request.purpose, retryAfterSeconds: checked.retryAfterSeconds },
+            });
           });
         }
       }

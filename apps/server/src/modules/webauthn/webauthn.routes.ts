@@ -36,6 +36,7 @@ const contextOf = (request: FastifyRequest): WebauthnContext => ({
   roles: request.caller.roles,
   requestId: request.id,
   clientAddress: request.ip ?? null,
+  session: request.caller.session,
 });
 
 export interface WebauthnRoutesOptions {

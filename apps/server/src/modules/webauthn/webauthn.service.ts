@@ -57,7 +57,12 @@ export interface WebauthnContext {
   roles: readonly string[];
   requestId: string;
   clientAddress: string | null;
+  /** The portal sign-in session (absent at the identity provider's own sign-in, where none exists yet). */
+  session?: string;
 }
+
+/** The step-up record's key for this context; none before sign-in, so no step-up is ever found or kept there. */
+const sessionOf = (ctx: WebauthnContext) => ({ upn: ctx.upn, session: ctx.session ?? '' });
 
 type AssertionPurpose = Exclude<WebauthnChallengePurpose, 'registration'>;
 type FinishRegistration = z.output<typeof finishRegistrationBodySchema>;
@@ -189,9 +194,9 @@ export function createWebauthnService(deps: {
       try {
         requireCapability();
         const account = await usableAccount(upn, now);
-        const allowAdditional = await stepUp.isFresh(upn, now);
+        const allowAdditional = ctx.session ? await stepUp.isFresh(sessionOf(ctx), now) : false;
         if (!allowAdditional && account.deviceCount > 0) throw new MfaError('has_devices');
-        if (!allowAdditional) await deps.firstDevice?.assertAllowed(upn, now);
+        if (!allowAdditional) await deps.firstDevice?.assertAllowed(sessionOf(ctx), now);
         const existing = await mfa.listWebauthnCredentials(upn);
         const trust = await attestationTrustInForce();
         const options = await generateRegistrationOptions({
@@ -268,8 +273,8 @@ export function createWebauthnService(deps: {
         const attachment = body.response.authenticatorAttachment ?? null;
         const transports = [...(info.credential.transports ?? body.response.response.transports ?? [])].map(String);
         const kind = classifyCredential({ attachment, transports, backupEligible: info.credentialDeviceType === 'multiDevice' });
-        const allowWhenDevicesExist = challenge.allow_additional || (await stepUp.isFresh(upn, now));
-        if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(upn, now);
+        const allowWhenDevicesExist = challenge.allow_additional || (ctx.session ? await stepUp.isFresh(sessionOf(ctx), now) : false);
+        if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(sessionOf(ctx), now);
         // The credential and its audit event: one transaction (issue 14).
         return await audit.atomically(async () => {
           const device = await mfa.addWebauthnCredential(
@@ -399,7 +404,8 @@ export function createWebauthnService(deps: {
     /** Step-up with a passkey or security key. */
     async stepUp(ctx: WebauthnContext, body: FinishAssertion) {
       await service.finishAssertion(ctx, 'step_up', body);
-      return stepUp.record(ctx.upn, 'webauthn', clock());
+      if (!ctx.session) throw new AppError({ code: 'auth.token_invalid' });
+      return stepUp.record(sessionOf(ctx), 'webauthn', clock());
     },
 
     /** Tests one of the user's WebAuthn devices now. */

@@ -31,6 +31,8 @@ function justificationOf(request: FastifyRequest): Justification {
 export function installAdminHooks(app: FastifyInstance, opts: AdminRoutesOptions) {
   const roles = new WeakMap<FastifyRequest, PortalRole>();
   app.addHook('onRequest', authenticate(opts.verify));
+  // Before anything else is read: no second factor in the token, no administration.
+  app.addHook('onRequest', async (request) => opts.authorization.requireSecondFactor(contextOf(request)));
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
     return payload;

@@ -23,6 +23,8 @@ export interface AdminAuthorizationDeps {
   audit: AuditService;
   directory: DirectoryRepository;
   policy: Policy;
+  /** Whether the token's `amr` shows a second factor (auth/second-factor.ts); absent: not checked. */
+  hasSecondFactor?: (amr: readonly string[]) => boolean;
 }
 
 export function createAdminAuthorization(deps: AdminAuthorizationDeps) {
@@ -51,6 +53,32 @@ export function createAdminAuthorization(deps: AdminAuthorizationDeps) {
 
   return {
     denied,
+
+    /**
+     * Administration needs a second factor in the token itself: a password alone never opens it, whatever
+     * the roles. Staff are left to the policy (they are refused anyway, as not administrators). The
+     * refusal is audited and answered 403 `auth.mfa_required`.
+     */
+    async requireSecondFactor(ctx: RequestContext): Promise<void> {
+      if (!deps.hasSecondFactor || deps.hasSecondFactor(ctx.amr)) return;
+      const role = policy.roleOf(actorOf(ctx));
+      if (role === 'staff') return;
+      await audit.append({
+        actor: actorOf(ctx),
+        target: null,
+        action: 'admin.access',
+        outcome: 'failure',
+        reason: 'auth.mfa_required',
+        requestId: ctx.requestId,
+        clientAddress: ctx.clientAddress,
+        details: { role, amr: [...ctx.amr] },
+      });
+      throw new AppError({
+        code: 'auth.mfa_required',
+        details: { reason: 'Add a device on your own page first, then sign in again with it.' },
+        headers: { 'www-authenticate': 'Bearer error="insufficient_user_authentication", error_description="a second factor is required"' },
+      });
+    },
 
     /** Whether the user's account is protected (roles never seen: protected, fail closed). */
     protectionOf(user: DirectoryUser | null | undefined) {

@@ -16,8 +16,9 @@ import { actorOf, type Justification } from './authorization.js';
  * device, runs the lost-device wizard or issues an enrolment pass for a user only after recording a
  * verification of that user's identity within the window. The record is the audit log itself: a
  * successful `admin.user.verify_identity` event (a right passcode, an approved push, or a check made
- * by hand with a method from a fixed list and a ticket) by this administrator about this user. A
- * colleague's verification does not count. A Solution Administrator may act without one; the audit
+ * by hand with a method from a fixed list and a ticket) by this administrator, in this sign-in session,
+ * about this user. A colleague's verification does not count, and neither does one the same
+ * administrator made from another session (a second browser, another token). A Solution Administrator may act without one; the audit
  * event of the action then says `verification: 'skipped'`, and otherwise names the verification used.
  */
 
@@ -27,6 +28,8 @@ export interface IdentityVerificationsDeps {
   audit: AuditService;
   windowSeconds: number;
   now?: () => Date;
+  /** When the administrator's sessions were last ended (sign-out, a lock): older verifications do not count. */
+  revokedBefore?: (upn: string) => Promise<Date | null>;
 }
 
 const METHODS: ReadonlySet<string> = new Set(ADMIN_VERIFICATION_METHODS);
@@ -37,19 +40,21 @@ export function createIdentityVerifications(deps: IdentityVerificationsDeps) {
   const clock = deps.now ?? (() => new Date());
 
   /** The caller's latest successful verification of the user within the window, with its event id. */
-  async function latest(actorUpn: string, upn: string, now: Date): Promise<(AdminIdentityVerification & { eventId: string }) | null> {
+  async function latest(ctx: RequestContext, upn: string, now: Date): Promise<(AdminIdentityVerification & { eventId: string }) | null> {
+    const windowStart = new Date(now.getTime() - windowSeconds * 1000);
+    const ended = (await deps.revokedBefore?.(ctx.upn)) ?? null;
     const page = await audit.search(
       {
-        actor: actorUpn,
+        actor: ctx.upn,
         target: upn.toLowerCase(),
         action: VERIFY_IDENTITY_ACTION,
         outcome: 'success',
-        from: new Date(now.getTime() - windowSeconds * 1000),
+        from: ended && ended > windowStart ? ended : windowStart,
       },
       { limit: 50 },
     );
     // A wrong passcode is a successful check with `verified: false`: it proves nothing.
-    const event = page.events.find((e) => e.details?.verified === true);
+    const event = page.events.find((e) => e.details?.verified === true && e.details.session === ctx.session);
     if (!event) return null;
     const verifiedAt = new Date(event.occurredAt);
     const method = String(event.details?.method ?? 'passcode');
@@ -65,7 +70,7 @@ export function createIdentityVerifications(deps: IdentityVerificationsDeps) {
 
   /** Where the caller stands with this user (shown on the user's page). */
   async function state(ctx: RequestContext, role: PortalRole, upn: string): Promise<AdminVerificationState> {
-    const found = await latest(ctx.upn, upn, clock());
+    const found = await latest(ctx, upn, clock());
     const current = found ? { method: found.method, ticket: found.ticket, verifiedAt: found.verifiedAt, expiresAt: found.expiresAt } : null;
     return { required: role !== 'solution_admin', windowSeconds, current };
   }
@@ -86,7 +91,7 @@ export function createIdentityVerifications(deps: IdentityVerificationsDeps) {
       action: string,
       j: Justification = {},
     ): Promise<Record<string, unknown>> {
-      const found = await latest(ctx.upn, upn, clock());
+      const found = await latest(ctx, upn, clock());
       if (found) {
         return {
           verification: { method: found.method, ticket: found.ticket, verifiedAt: found.verifiedAt, eventId: found.eventId },
@@ -124,7 +129,14 @@ export function createIdentityVerifications(deps: IdentityVerificationsDeps) {
         reason: null,
         requestId: ctx.requestId,
         clientAddress: ctx.clientAddress,
-        details: { role, method: body.method, ticket: body.ticket, ...(body.note ? { note: body.note } : {}), verified: true },
+        details: {
+          role,
+          method: body.method,
+          ticket: body.ticket,
+          ...(body.note ? { note: body.note } : {}),
+          verified: true,
+          session: ctx.session,
+        },
       });
       return state(ctx, role, upn);
     },

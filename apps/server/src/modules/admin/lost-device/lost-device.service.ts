@@ -157,7 +157,7 @@ export function createLostDeviceService(deps: LostDeviceServiceDeps) {
         ),
       ]);
       // Newest first: the first verified check, the latest removal, the newest code issued after it.
-      const check = checks.events.find((e) => e.details?.verified === true);
+      const check = checks.events.find((e) => e.details?.verified === true && e.details.session === ctx.session);
       const identityCheck = check ? { checkedAt: iso(at(check)), deviceId: text(check.details?.deviceId) } : null;
       const removal = steps.events.find((e) => e.action === 'admin.user.lost_device.remove_device');
       if (!removal) return { identityCheck, case: null };

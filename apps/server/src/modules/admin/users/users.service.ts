@@ -173,7 +173,8 @@ export function createUsersService(deps: UsersServiceDeps) {
         action,
         upn,
         body.ticket ? { ticket: body.ticket } : {},
-        { method: 'passcode', ...(body.deviceId ? { deviceId: body.deviceId } : {}) },
+        // The verification counts for this administrator's sign-in session only.
+        { method: 'passcode', session: ctx.session, ...(body.deviceId ? { deviceId: body.deviceId } : {}) },
         async () => {
           const result = await verification.verify({
             upn,
@@ -227,7 +228,7 @@ export function createUsersService(deps: UsersServiceDeps) {
         upn,
         ticket ? { ticket } : {},
         { deviceId, method: 'push' },
-        async () => deps.pushes.start({ upn, deviceId, purpose: 'admin_verify_identity', actorUpn: ctx.upn, now }),
+        async () => deps.pushes.start({ upn, deviceId, purpose: 'admin_verify_identity', actorUpn: ctx.upn, session: ctx.session, now }),
         (r) => ({ txid: r.push.txid }),
       );
       return { ...started.push, confirmationCode: started.confirmationCode ?? '' };
@@ -236,7 +237,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     /** The state of a verification push this administrator started; its result is audited once. */
     async verifyIdentityPushStatus(ctx: RequestContext, role: PortalRole, upn: string, txid: string): Promise<AdminVerifyPushStatus> {
       const polled = await deps.pushes
-        .poll({ upn, txid, purpose: 'admin_verify_identity', actorUpn: ctx.upn, now: clock() })
+        .poll({ upn, txid, purpose: 'admin_verify_identity', actorUpn: ctx.upn, session: ctx.session, now: clock() })
         .catch((err: unknown) => {
           throw toAppError(err) ?? err;
         });
@@ -259,6 +260,7 @@ export function createUsersService(deps: UsersServiceDeps) {
           details: {
             role,
             method: 'push',
+            session: ctx.session,
             ...(typeof ticket === 'string' ? { ticket } : {}),
             deviceId: polled.push.deviceId,
             txid: polled.push.txid,
