@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
 import { ADMIN, adminSnapshot } from '../../../test/admin-api.js';
 import { TEST_PASSWORD } from '../../../test/app.js';
+import { signIn } from '../../../test/oidc-flow.js';
 import { entraUser, expectScimError, patchOp, scimTestApp, type ScimTestApp } from '../../../test/scim-api.js';
 import { loadConfig } from '../../config.js';
 import { verifyPassword } from '../../idp/password.js';
@@ -82,6 +84,10 @@ describe('SCIM and the accounts it did not create (defaults)', () => {
     expect(dir.roles).toEqual([ROLE_SOLUTION_ADMIN]);
     expect(await successes(s, 'admin@example.com')).toEqual([]);
     expect((await s.auditOf('scim.user.create')).at(-1)).toMatchObject({ outcome: 'failure', actor_upn: 'SCIM_TOKEN' });
+    // The administrator still signs in with their own password, with their role; the other one is refused.
+    const tokens = await signIn(s.t.app, s.t.config, 'admin@example.com', TEST_PASSWORD);
+    expect((decodeJwt(tokens.access_token) as { roles: string[] }).roles).toContain(ROLE_SOLUTION_ADMIN);
+    await expect(signIn(s.t.app, s.t.config, 'admin@example.com', 'Taken-Over-Pa55word!')).rejects.toThrow();
   });
 
   it('neither returns nor adopts a seeded account on a filtered read, and refuses a POST of an unprotected one', async () => {
@@ -217,6 +223,9 @@ describe('SCIM and the accounts it did not create (defaults)', () => {
   it('sets a password only on accounts SCIM created, and a new password ends their sessions', async () => {
     const u = (await s.scim('POST', '/Users', entraUser('withpass@example.com', { password: 'First-Pa55word!' }))).json();
     expect(await revocationOf(s, 'withpass@example.com')).toBeUndefined();
+    const earlier = await s.token('withpass@example.com');
+    const me = () => s.t.app.inject({ method: 'GET', url: '/api/me/activity', headers: { authorization: `Bearer ${earlier}` } });
+    expect((await me()).statusCode).toBe(200);
     const res = await s.scim('PATCH', `/Users/${u.id}`, patchOp({ op: 'replace', path: 'password', value: 'Second-Pa55word!' }));
     expect(res.statusCode, res.body).toBe(200);
     const account = await s.db
@@ -226,6 +235,9 @@ describe('SCIM and the accounts it did not create (defaults)', () => {
       .executeTakeFirstOrThrow();
     expect(await verifyPassword('Second-Pa55word!', account.password_hash)).toBe(true);
     expect(await revocationOf(s, 'withpass@example.com')).toEqual({ reason: 'password_changed' });
+    const refused = await me();
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().code).toBe('auth.token_expired');
     expect((await s.auditOf('scim.user.update')).at(-1)).toMatchObject({ details: { attributes: ['password'] } });
   });
 
