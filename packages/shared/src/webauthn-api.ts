@@ -113,5 +113,7 @@ export const webauthnPolicyResponseSchema = webauthnPolicySchema.extend({
   updatedBy: z.string().nullable(),
   updatedAt: z.iso.datetime().nullable(),
   attestation: webauthnAttestationModeSchema,
+  /** Listed models that the server's FIDO metadata does not describe: with `verified`, none of them can register. */
+  aaguidsWithoutMetadata: z.array(z.string()),
 });
 export type WebauthnPolicyResponse = z.infer<typeof webauthnPolicyResponseSchema>;

@@ -144,7 +144,8 @@ describe('passkey attestation with FIDO metadata (verified allow-list)', () => {
     expect(open.res.statusCode, open.res.body).toBe(201);
 
     const set = await h.setList([YUBIKEY_5, CHROMIUM_VIRTUAL_AAGUID, COMPROMISED]);
-    expect(set.json()).toMatchObject({ attestation: 'verified' });
+    // The compromised model's entry was dropped: listed, but nobody can register one.
+    expect(set.json()).toMatchObject({ attestation: 'verified', aaguidsWithoutMetadata: [COMPROMISED] });
   });
 
   it('accepts a listed model whose packed attestation chains to its metadata root (BLOB entry)', async () => {
@@ -255,7 +256,11 @@ describe('passkey attestation without FIDO metadata (advisory allow-list, as bef
   });
 
   it('the policy says advisory; a listed model is taken at its word and an unlisted one refused', async () => {
-    expect((await h.setList([YUBIKEY_5])).json()).toMatchObject({ aaguidAllowList: [YUBIKEY_5], attestation: 'advisory' });
+    expect((await h.setList([YUBIKEY_5])).json()).toMatchObject({
+      aaguidAllowList: [YUBIKEY_5],
+      attestation: 'advisory',
+      aaguidsWithoutMetadata: [],
+    });
     expect(webauthnPolicyResponseSchema.parse((await h.admin('GET')).json()).attestation).toBe('advisory');
     const listed = await h.register(YUBIKEY_5, (r) => r);
     expect(listed.options.attestation).toBe('none');

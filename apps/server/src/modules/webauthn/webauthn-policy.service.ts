@@ -39,10 +39,13 @@ export function createWebauthnPolicyService(deps: {
 }): WebauthnPolicyService {
   const repo = webauthnRepository(deps.db);
   const clock = deps.now ?? (() => new Date());
-  const attestation = deps.attestationTrust ? 'verified' : 'advisory';
+  const trust = deps.attestationTrust ?? null;
+  const attestation = trust ? 'verified' : 'advisory';
+  /** Listed models no metadata describes: while attestation is checked, nobody can register one. */
+  const withoutMetadata = (list: readonly string[]) => (trust ? list.filter((a) => !trust.statementFor(a)) : []);
 
   const service: WebauthnPolicyService = {
-    attestationTrust: deps.attestationTrust ?? null,
+    attestationTrust: trust,
 
     async get() {
       const row = await repo.getPolicy();
@@ -52,6 +55,7 @@ export function createWebauthnPolicyService(deps: {
         updatedBy: row?.updated_by ?? null,
         updatedAt: row?.updated_at ? new Date(row.updated_at).toISOString() : null,
         attestation,
+        aaguidsWithoutMetadata: withoutMetadata(row?.aaguid_allow_list ?? []),
       };
     },
 
@@ -90,6 +94,7 @@ export function createWebauthnPolicyService(deps: {
         updatedBy: row.updated_by,
         updatedAt: row.updated_at ? new Date(row.updated_at).toISOString() : null,
         attestation,
+        aaguidsWithoutMetadata: withoutMetadata(row.aaguid_allow_list),
       };
     },
 

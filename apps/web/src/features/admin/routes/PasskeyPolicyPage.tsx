@@ -59,6 +59,15 @@ export function PasskeyPolicyPage() {
           description={t('passkeys.attestation_advisory')}
         />
       )}
+      {policy.data.aaguidsWithoutMetadata.length > 0 ? (
+        <Alert
+          type="warning"
+          showIcon
+          className="before-form"
+          title={t('passkeys.without_metadata_title')}
+          description={t('passkeys.without_metadata', { aaguids: policy.data.aaguidsWithoutMetadata.join(', ') })}
+        />
+      ) : null}
       <Form<PolicyForm>
         name="passkey-policy"
         layout="vertical"
