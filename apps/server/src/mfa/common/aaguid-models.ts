@@ -2,8 +2,8 @@
  * Names of well-known authenticator models by AAGUID, for the device list ("Security key · YubiKey 5
  * Series"). A small, hand-kept map of the models people commonly bring, taken from the community list
  * of passkey provider AAGUIDs and the FIDO Metadata Service; an unknown AAGUID just shows no model.
- * The all-zero AAGUID means "the authenticator did not say" (e.g. Safari, or Chromium's virtual
- * authenticator) and has no name either.
+ * The all-zero AAGUID means "the authenticator did not say" (e.g. Safari, or Chromium when no
+ * attestation is asked for: it then blanks the AAGUID) and has no name either.
  */
 const MODELS: Readonly<Record<string, string>> = Object.freeze({
   'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4': 'Google Password Manager',
