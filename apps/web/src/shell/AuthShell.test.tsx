@@ -356,6 +356,7 @@ describe('sign-out', () => {
 
     const banner = await screen.findByRole('banner');
     await userEvent.click(within(banner).getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(logout).toHaveBeenCalled());
     expect(logout).toHaveBeenCalledWith({ account, idTokenHint: account.idToken, postLogoutRedirectUri: clientInfo.postLogoutRedirectUri });
     expect(clientInfo.postLogoutRedirectUri.endsWith('/loggedout')).toBe(true);
     // The API is told first (its tokens are revoked), without waiting for it (issue 14).
@@ -370,6 +371,30 @@ describe('sign-out', () => {
     );
     await renderApp({ path: '/', instance });
     await userEvent.click(within(await screen.findByRole('banner')).getByRole('button', { name: 'Sign out' }));
-    expect(logout).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(logout).toHaveBeenCalledTimes(1));
+  });
+
+  it('tells the API with a fresh token, not the one acquired when the page opened (an hour later it has expired)', async () => {
+    const { instance, logout, silent } = await signedInClient();
+    const fetchStub = stubProfileFetch(() => json(profile()));
+    await renderApp({ path: '/', instance });
+    const banner = await screen.findByRole('banner');
+    silent.mockResolvedValue({ accessToken: 'renewed-token' } as AuthenticationResult);
+    await userEvent.click(within(banner).getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(logout).toHaveBeenCalledTimes(1));
+    const revoke = fetchStub.mock.calls.find(([url]) => String(url).endsWith('/api/me/sign-out'));
+    expect(revoke?.[1]).toMatchObject({ headers: { authorization: 'Bearer renewed-token' } });
+  });
+
+  it('still signs out (with the token it has) when no fresh token can be had', async () => {
+    const { instance, logout, silent } = await signedInClient();
+    const fetchStub = stubProfileFetch(() => json(profile()));
+    await renderApp({ path: '/', instance });
+    const banner = await screen.findByRole('banner');
+    silent.mockRejectedValue(new Error('network down'));
+    await userEvent.click(within(banner).getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(logout).toHaveBeenCalledTimes(1));
+    const revoke = fetchStub.mock.calls.find(([url]) => String(url).endsWith('/api/me/sign-out'));
+    expect(revoke?.[1]).toMatchObject({ headers: { authorization: 'Bearer api-token' } });
   });
 });
