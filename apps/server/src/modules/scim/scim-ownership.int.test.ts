@@ -205,6 +205,28 @@ describe('SCIM and the accounts it did not create (defaults)', () => {
     expect(await successes(s, 'jit.desk@example.com')).toEqual([]);
   });
 
+  it('creates a user whose name was only seen at a sign-in, but refuses one the MFA provider already holds', async () => {
+    const seen = (upn: string, mfaStatus: string | null) =>
+      s.db
+        .insertInto('directory_user')
+        .values({ upn, display_name: 'Seen Once', email: upn, roles: [], source: 'sign_in', mfa_status: mfaStatus })
+        .execute();
+    await seen('seen.once@example.com', null);
+    const created = await s.scim('POST', '/Users', entraUser('seen.once@example.com', { password: 'Seen-Pa55word!' }));
+    expect(created.statusCode, created.body).toBe(201);
+    expect(
+      (await s.db.selectFrom('scim_user').select('adopted_at').where('id', '=', created.json().id).executeTakeFirstOrThrow()).adopted_at,
+    ).toBeNull();
+    expect((await s.auditOf('scim.user.create')).at(-1)).toMatchObject({ target_upn: 'seen.once@example.com', outcome: 'success' });
+
+    await seen('imported@example.com', 'active');
+    const before = await stateOf(s, 'imported@example.com');
+    expect((await s.scim('GET', byUserName('imported@example.com'))).json().totalResults).toBe(0);
+    expectScimError(await s.scim('POST', '/Users', entraUser('imported@example.com')), 409, 'uniqueness');
+    expect(await stateOf(s, 'imported@example.com')).toBe(before);
+    expect(await successes(s, 'imported@example.com')).toEqual([]);
+  });
+
   it('refuses to rename a SCIM user onto an account it does not manage (409), changing nothing', async () => {
     const u = (await s.scim('POST', '/Users', entraUser('renamer@example.com'))).json();
     const before = await stateOf(s, 'bob@example.com');

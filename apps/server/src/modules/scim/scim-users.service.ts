@@ -113,6 +113,19 @@ export function createScimUsersService(deps: ScimUsersDeps) {
   const isTokenCreator = (ctx: ScimContext, userName: string) =>
     ctx.tokenCreatedBy !== null && ctx.tokenCreatedBy === userName.trim().toLowerCase();
 
+  /**
+   * The account SCIM would take over by this name, if any. A name the portal has only seen at a sign-in
+   * (no account at the embedded identity provider, none known at the MFA provider) is no account: with
+   * Entra ID, people often sign in once before the directory provisions them.
+   */
+  async function accountNamed(r: ScimRepository, userName: string): Promise<ForeignAccount | null> {
+    const a = await r.findAccount(userName);
+    if (!a || a.idp) return a;
+    const d = a.directory;
+    if (d && (d.source === 'sign_in' || d.source === null) && d.mfaStatus === null) return null;
+    return a;
+  }
+
   function isProtectedForeign(a: ForeignAccount): boolean {
     // Roles never seen keep an account protected, as everywhere else in the portal.
     if (a.directory && a.directory.roles === null) return true;
@@ -193,7 +206,7 @@ export function createScimUsersService(deps: ScimUsersDeps) {
     try {
       return await db.transaction().execute(async (trx) => {
         const r = scimRepository(trx);
-        const account = await r.findAccount(userName);
+        const account = await accountNamed(r, userName);
         // Another request may have adopted it meanwhile (the directory row's lock orders them).
         const already = await r.findUserByUserName(userName);
         if (already) return already;
@@ -256,7 +269,7 @@ export function createScimUsersService(deps: ScimUsersDeps) {
         const other = await r.findUserByUserName(input.userName);
         if (other && other.id !== id) throw taken(input.userName);
         // A rename onto an account SCIM does not manage would take it over without asking.
-        if (!other && (await r.findAccount(input.userName))) throw taken(input.userName);
+        if (!other && (await accountNamed(r, input.userName))) throw taken(input.userName);
       }
       const passwordHash = await hashIfAccepted(input.password);
       const roles = input.roles === undefined && rolesWhenAbsent === 'clear' && before.roles !== null ? [] : before.roles;
@@ -288,7 +301,7 @@ export function createScimUsersService(deps: ScimUsersDeps) {
       const now = clock();
       const user = await inTransaction(db, deps.audit, ctx, async (r, trx) => {
         if (await r.findUserByUserName(input.userName)) throw taken(input.userName);
-        const account = await r.findAccount(input.userName);
+        const account = await accountNamed(r, input.userName);
         if (account && !mayAdopt(account)) throw taken(input.userName);
         if (account && input.password !== undefined) throw badRequest('mutability', PASSWORD_REFUSED);
         const created = await r.insertUser(columnsOf(input, null), now, { adopted: account !== null });

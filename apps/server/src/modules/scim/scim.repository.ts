@@ -51,6 +51,8 @@ export interface ForeignAccount {
     roles: string[] | null;
     displayName: string;
     email: string;
+    /** The MFA provider's status as last seen; null: no MFA account known. */
+    mfaStatus: string | null;
   } | null;
   idp: { roles: string[]; email: string; givenName: string; familyName: string } | null;
 }
@@ -205,7 +207,7 @@ export function scimRepository(db: Kysely<Database>) {
       const upn = userName.trim().toLowerCase();
       const dir = await db
         .selectFrom('directory_user')
-        .select(['source', 'roles', 'display_name', 'email'])
+        .select(['source', 'roles', 'display_name', 'email', 'mfa_status'])
         .where('upn', '=', upn)
         .forUpdate()
         .executeTakeFirst();
@@ -217,7 +219,9 @@ export function scimRepository(db: Kysely<Database>) {
       if (!dir && !idp) return null;
       return {
         upn,
-        directory: dir ? { source: dir.source, roles: dir.roles, displayName: dir.display_name, email: dir.email } : null,
+        directory: dir
+          ? { source: dir.source, roles: dir.roles, displayName: dir.display_name, email: dir.email, mfaStatus: dir.mfa_status }
+          : null,
         idp: idp ? { roles: idp.roles, email: idp.email, givenName: idp.given_name, familyName: idp.family_name } : null,
       };
     },
