@@ -19,6 +19,7 @@ import {
 } from '../../../test/webauthn/attestation-pki.js';
 import { addUser, auditEvents, errorOf, meTestApp, mfaSnapshot, type MeTestApp } from '../../../test/me-api.js';
 import { policyAsAdmin } from '../../../test/webauthn/policy-admin.js';
+import { ConfigError, loadConfig } from '../../config.js';
 import { loadAttestationTrust } from './attestation-trust.js';
 
 /**
@@ -314,6 +315,25 @@ describe('loading FIDO metadata', () => {
     expect(() => loadAttestationTrust(config({ blobFile: stale }), new Date(Date.now() + 400 * 24 * 3600 * 1000))).toThrow(
       /outside its validity/,
     );
+  });
+
+  it('the settings: files must exist, the root goes with a BLOB, direct attestation by default', () => {
+    const base = { NODE_ENV: 'test', DATA_DIR: pki.dir };
+    expect(loadConfig(base).webauthnMetadata).toEqual({
+      blobFile: null,
+      blobRootCertFile: null,
+      statementsPath: null,
+      conveyance: 'direct',
+    });
+    expect(() => loadConfig({ ...base, WEBAUTHN_MDS_BLOB_FILE: path.join(pki.dir, 'missing.jwt') })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, WEBAUTHN_MDS_ROOT_CERT_FILE: pki.env.WEBAUTHN_MDS_ROOT_CERT_FILE! })).toThrow(
+      /WEBAUTHN_MDS_ROOT_CERT_FILE: is only used with WEBAUTHN_MDS_BLOB_FILE/,
+    );
+    expect(() => loadConfig({ ...base, WEBAUTHN_ATTESTATION_CONVEYANCE: 'indirect' })).toThrow(/must be direct or enterprise/);
+    expect(loadConfig({ ...base, ...pki.env, WEBAUTHN_ATTESTATION_CONVEYANCE: 'enterprise' }).webauthnMetadata).toMatchObject({
+      blobFile: pki.env.WEBAUTHN_MDS_BLOB_FILE,
+      conveyance: 'enterprise',
+    });
   });
 
   it('refuses a statement file that is not a metadata statement', () => {
