@@ -82,6 +82,24 @@ describe('push service', () => {
     expect(script.calls.at(-1)).toBe('startPush bob@example.com d1');
   });
 
+  it('shows its answer only to the sign-in session that started it: an approval grants nothing to another session', async () => {
+    const { push } = await pushes.start({
+      upn: 'bob@example.com',
+      deviceId: 'd1',
+      purpose: 'step_up',
+      actorUpn: 'bob@example.com',
+      session: 'sid:first',
+      now: T0,
+    });
+    answer(await refOf(push.txid), 'approved');
+    const notFound = expect.objectContaining({ code: 'push_not_found' });
+    await expect(
+      pushes.poll({ upn: 'bob@example.com', txid: push.txid, purpose: 'step_up', session: 'sid:second', now: T0 }),
+    ).rejects.toEqual(notFound);
+    const mine = await pushes.poll({ upn: 'bob@example.com', txid: push.txid, purpose: 'step_up', session: 'sid:first', now: T0 });
+    expect(mine).toMatchObject({ justCompleted: true, push: { state: 'approved' } });
+  });
+
   it('finds a push only for its user, purpose and device', async () => {
     const { push } = await pushes.start({
       upn: 'bob@example.com',

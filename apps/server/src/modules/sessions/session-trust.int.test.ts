@@ -82,22 +82,6 @@ describe('a step-up belongs to the session that earned it', () => {
     expect((await api(secondRenewed, 'POST', '/api/me/bypass-codes', { count: 1, validitySeconds: 3600 })).statusCode).toBe(403);
   });
 
-  it('a push approved for one session grants nothing when another session polls it', async () => {
-    m = await meTestApp();
-    const first = await signInAs(BOB);
-    const second = await signInAs(BOB);
-    const phone = (
-      (await api(first, 'GET', '/api/me/devices')).json() as { devices: { id: string; capabilities: string[] }[] }
-    ).devices.find((d) => d.capabilities.includes('push'));
-    expect(phone).toBeDefined();
-    const started = await api(first, 'POST', '/api/me/step-up/push', { deviceId: phone!.id });
-    expect(started.statusCode, started.body).toBe(201);
-    const { txid } = started.json() as { txid: string };
-    const polledElsewhere = await api(second, 'GET', `/api/me/step-up/push/${txid}`);
-    expect(polledElsewhere.statusCode).toBe(404);
-    expect((await api(second, 'GET', '/api/me/step-up')).json()).toMatchObject({ active: false });
-  });
-
   it('signing out ends it: a session that renews afterwards starts without it', async () => {
     m = await meTestApp();
     const first = await signInAs(BOB);
