@@ -117,8 +117,17 @@ async function main() {
     if (config.idp.mode !== 'embedded') throw new Error('bench runs the embedded mode');
     const { issuer, audience } = config.idp;
     const token = (upn: string, roles: string[]) =>
-      // The delegated scope the API requires (`scp`), as the embedded provider writes it.
-      new SignJWT({ upn, preferred_username: upn, email: upn, roles, amr: ['pwd'], scp: scopeValueOf(config.idp.scope) })
+      // The delegated scope the API requires (`scp`), a second factor (administration needs one) and a
+      // sign-in session, as the embedded provider writes them.
+      new SignJWT({
+        upn,
+        preferred_username: upn,
+        email: upn,
+        roles,
+        amr: ['pwd', 'mfa'],
+        sid: `bench-${upn}`,
+        scp: scopeValueOf(config.idp.scope),
+      })
         .setProtectedHeader({ alg: 'RS256', kid: jwk.kid!, typ: 'at+jwt' })
         .setIssuer(issuer)
         .setAudience(audience)
