@@ -102,7 +102,7 @@ export function serviceProviderConfig(baseUrl: string) {
     filter: { supported: true, maxResults: MAX_COUNT },
     changePassword: { supported: true },
     sort: { supported: false },
-    etag: { supported: false },
+    etag: { supported: true },
     authenticationSchemes: [
       {
         type: 'oauthbearertoken',

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { inTransaction, type ScimContext } from './scim-context.js';
-import { badRequest, conflict, forbidden, notFound } from './scim-errors.js';
+import { assertIfMatch, badRequest, conflict, forbidden, notFound, versionOf } from './scim-errors.js';
 import { matches, parseFilter, simpleEquality } from './scim-filter.js';
 import { getCi, isObject } from './scim-input.js';
 import { applyPatch, parsePatchBody } from './scim-patch.js';
@@ -70,7 +70,7 @@ export function createScimGroupsService(deps: { db: Kysely<Database>; audit: Aud
         created: g.createdAt.toISOString(),
         lastModified: g.updatedAt.toISOString(),
         location: `${baseUrl}Groups/${g.id}`,
-        version: `W/"${g.updatedAt.getTime()}"`,
+        version: versionOf(g.updatedAt),
       },
     };
   }
@@ -98,11 +98,13 @@ export function createScimGroupsService(deps: { db: Kysely<Database>; audit: Aud
     id: string | null,
     build: (current: ReturnType<typeof toJson> | null) => GroupInput,
     action: string,
+    ifMatch?: string,
   ) {
     const now = clock();
     const group = await inTransaction(db, deps.audit, ctx, async (r) => {
       const before = id ? await r.findGroup(id, { lock: true }) : undefined;
       if (id && !before) throw notFound(`Group ${id} not found.`);
+      if (before) assertIfMatch(ifMatch, before.updatedAt);
       const input = build(before ? await loadJson(r, ctx, before) : null);
       const hidden = await hiddenUserId(r, ctx);
       if (hidden !== null && input.memberIds.includes(hidden)) throw forbidden(TOKEN_CREATOR_REFUSED);
@@ -142,14 +144,14 @@ export function createScimGroupsService(deps: { db: Kysely<Database>; audit: Aud
       const input = parseGroupInput(body);
       return save(ctx, null, () => input, 'create');
     },
-    replace: (ctx: ScimContext, id: string, body: unknown) => {
+    replace: (ctx: ScimContext, id: string, body: unknown, ifMatch?: string) => {
       const input = parseGroupInput(body);
-      return save(ctx, id, () => input, 'replace');
+      return save(ctx, id, () => input, 'replace', ifMatch);
     },
 
-    async patch(ctx: ScimContext, id: string, body: unknown) {
+    async patch(ctx: ScimContext, id: string, body: unknown, ifMatch?: string) {
       const ops = parsePatchBody(body);
-      return save(ctx, id, (current) => parseGroupInput(applyPatch(current!, ops, GROUP_MULTI_VALUED)), 'update');
+      return save(ctx, id, (current) => parseGroupInput(applyPatch(current!, ops, GROUP_MULTI_VALUED)), 'update', ifMatch);
     },
 
     async get(ctx: ScimContext, id: string, query: ListQuery) {
@@ -188,10 +190,11 @@ export function createScimGroupsService(deps: { db: Kysely<Database>; audit: Aud
       return listResponse(all, p, query);
     },
 
-    async remove(ctx: ScimContext, id: string) {
+    async remove(ctx: ScimContext, id: string, ifMatch?: string) {
       await inTransaction(db, deps.audit, ctx, async (r) => {
         const group = await r.findGroup(id, { lock: true });
         if (!group) throw notFound(`Group ${id} not found.`);
+        assertIfMatch(ifMatch, group.updatedAt);
         // Deleting the group would take the creator's membership (and the roles it gives) away.
         const hidden = await hiddenUserId(r, ctx);
         if (hidden !== null && (await r.membersOf([id])).some((m) => m.userId === hidden)) throw forbidden(TOKEN_CREATOR_REFUSED);

@@ -1,5 +1,5 @@
 import type { ScimEmail, ScimRole } from '../../db/schema.js';
-import { badRequest } from './scim-errors.js';
+import { badRequest, versionOf } from './scim-errors.js';
 import { getCi, isObject, toBoolean } from './scim-input.js';
 import { USER_SCHEMA } from './scim-resources.js';
 
@@ -182,7 +182,7 @@ export function userToJson(
       created: u.createdAt.toISOString(),
       lastModified: u.updatedAt.toISOString(),
       location: `${baseUrl}Users/${u.id}`,
-      version: `W/"${u.updatedAt.getTime()}"`,
+      version: versionOf(u.updatedAt),
     },
   };
 }

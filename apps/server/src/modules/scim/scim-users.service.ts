@@ -5,7 +5,7 @@ import type { MfaProvider } from '../../mfa/port.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
 import { auditEntry, inTransaction, type ScimContext } from './scim-context.js';
-import { badRequest, conflict, forbidden, notFound } from './scim-errors.js';
+import { assertIfMatch, badRequest, conflict, forbidden, notFound } from './scim-errors.js';
 import { atProvider } from './scim-provider.js';
 import { matches, parseFilter, simpleEquality } from './scim-filter.js';
 import { applyPatch, parsePatchBody } from './scim-patch.js';
@@ -256,12 +256,14 @@ export function createScimUsersService(deps: ScimUsersDeps) {
     build: (before: ScimUserRecord) => ScimUserInput,
     rolesWhenAbsent: 'keep' | 'clear',
     action: string,
+    ifMatch: string | undefined,
   ) {
     const now = clock();
     const user = await inTransaction(db, deps.audit, ctx, async (r, trx) => {
       const before = await r.findUser(id, { lock: true });
       if (!before) throw notFound(`User ${id} not found.`);
       if (isTokenCreator(ctx, before.userName)) throw forbidden(TOKEN_CREATOR_REFUSED);
+      assertIfMatch(ifMatch, before.updatedAt);
       const input = build(before);
       if (input.password !== undefined && before.adoptedAt !== null) throw badRequest('mutability', PASSWORD_REFUSED);
       if (before.userName.toLowerCase() !== input.userName.toLowerCase()) {
@@ -352,12 +354,12 @@ export function createScimUsersService(deps: ScimUsersDeps) {
     },
 
     /** PUT: the representation replaces the stored one; roles not sent are kept (unknown roles stay protected). */
-    async replace(ctx: ScimContext, id: string, body: unknown) {
+    async replace(ctx: ScimContext, id: string, body: unknown, ifMatch?: string) {
       const input = parseUserInput(body);
-      return replaceWith(ctx, id, () => input, 'keep', 'replace');
+      return replaceWith(ctx, id, () => input, 'keep', 'replace', ifMatch);
     },
 
-    async patch(ctx: ScimContext, id: string, body: unknown) {
+    async patch(ctx: ScimContext, id: string, body: unknown, ifMatch?: string) {
       const ops = parsePatchBody(body);
       // Roles removed by the patch are known to be none; roles never sent stay unknown.
       return replaceWith(
@@ -366,14 +368,16 @@ export function createScimUsersService(deps: ScimUsersDeps) {
         (current) => parseUserInput(applyPatch(userToJson(current, deps.baseUrl), ops, USER_MULTI_VALUED)),
         'clear',
         'update',
+        ifMatch,
       );
     },
 
-    async remove(ctx: ScimContext, id: string) {
+    async remove(ctx: ScimContext, id: string, ifMatch?: string) {
       await inTransaction(db, deps.audit, ctx, async (r, trx) => {
         const user = await r.findUser(id, { lock: true });
         if (!user) throw notFound(`User ${id} not found.`);
         if (isTokenCreator(ctx, user.userName)) throw forbidden(TOKEN_CREATOR_REFUSED);
+        assertIfMatch(ifMatch, user.updatedAt);
         const upn = user.userName.toLowerCase();
         // First: the identity provider's sessions are found through the account removed below.
         await deps.sessions?.revokeAll(upn, 'account_removed');

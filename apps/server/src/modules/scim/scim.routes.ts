@@ -34,7 +34,16 @@ declare module 'fastify' {
 }
 
 function sendScim(reply: FastifyReply, status: number, body: unknown) {
+  // A single resource carries its version as its ETag (the value a later If-Match names).
+  const version = (body as { meta?: { version?: unknown } } | null)?.meta?.version;
+  if (typeof version === 'string') reply.header('etag', version);
   return reply.code(status).header('content-type', SCIM_CONTENT_TYPE).header('cache-control', 'no-store').send(JSON.stringify(body));
+}
+
+/** The request's `If-Match` (a write's condition on the version it read), if any. */
+function ifMatchOf(request: FastifyRequest): string | undefined {
+  const v = request.headers['if-match'];
+  return Array.isArray(v) ? v.join(',') : v;
 }
 
 /** The query as plain strings (the first of repeated parameters). */
@@ -162,13 +171,13 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   app.get('/Users', async (req, reply) => sendScim(reply, 200, await users.list(req.scim, listQuery(req))));
   app.get('/Users/:id', async (req, reply) => sendScim(reply, 200, await users.get(req.scim, idOf(req), listQuery(req))));
   app.put('/Users/:id', async (req, reply) =>
-    sendScim(reply, 200, await change(req, 'scim.user.replace', () => users.replace(req.scim, idOf(req), req.body))),
+    sendScim(reply, 200, await change(req, 'scim.user.replace', () => users.replace(req.scim, idOf(req), req.body, ifMatchOf(req)))),
   );
   app.patch('/Users/:id', async (req, reply) =>
-    sendScim(reply, 200, await change(req, 'scim.user.update', () => users.patch(req.scim, idOf(req), req.body))),
+    sendScim(reply, 200, await change(req, 'scim.user.update', () => users.patch(req.scim, idOf(req), req.body, ifMatchOf(req)))),
   );
   app.delete('/Users/:id', async (req, reply) => {
-    await change(req, 'scim.user.delete', () => users.remove(req.scim, idOf(req)));
+    await change(req, 'scim.user.delete', () => users.remove(req.scim, idOf(req), ifMatchOf(req)));
     return reply.code(204).send();
   });
 
@@ -185,13 +194,13 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   app.get('/Groups', async (req, reply) => sendScim(reply, 200, await groups.list(req.scim, listQuery(req))));
   app.get('/Groups/:id', async (req, reply) => sendScim(reply, 200, await groups.get(req.scim, idOf(req), listQuery(req))));
   app.put('/Groups/:id', async (req, reply) =>
-    sendScim(reply, 200, await change(req, 'scim.group.replace', () => groups.replace(req.scim, idOf(req), req.body))),
+    sendScim(reply, 200, await change(req, 'scim.group.replace', () => groups.replace(req.scim, idOf(req), req.body, ifMatchOf(req)))),
   );
   app.patch('/Groups/:id', async (req, reply) =>
-    sendScim(reply, 200, await change(req, 'scim.group.update', () => groups.patch(req.scim, idOf(req), req.body))),
+    sendScim(reply, 200, await change(req, 'scim.group.update', () => groups.patch(req.scim, idOf(req), req.body, ifMatchOf(req)))),
   );
   app.delete('/Groups/:id', async (req, reply) => {
-    await change(req, 'scim.group.delete', () => groups.remove(req.scim, idOf(req)));
+    await change(req, 'scim.group.delete', () => groups.remove(req.scim, idOf(req), ifMatchOf(req)));
     return reply.code(204).send();
   });
 }
