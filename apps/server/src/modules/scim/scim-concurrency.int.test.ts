@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entraUser, patchOp, scimTestApp, type ScimTestApp } from '../../../test/scim-api.js';
+import { SCIM, SCIM_TOKEN, entraUser, expectScimError, patchOp, scimTestApp, type ScimTestApp } from '../../../test/scim-api.js';
 
 /**
  * SCIM writes of one user apply one after the other: each PATCH reads the row under its lock in its
@@ -62,5 +62,43 @@ describe('concurrent SCIM writes of one user', () => {
     for (const res of answers) expect(res.statusCode, res.body).toBe(200);
     const members = await s.db.selectFrom('scim_group_member').select('user_id').where('group_id', '=', group.id).execute();
     expect(members.map((m) => m.user_id).sort()).toEqual([...ids].sort());
+  });
+
+  it('honour If-Match: a write naming a version older than the stored one answers 412 and changes nothing', async () => {
+    expect((await s.scim('GET', '/ServiceProviderConfig')).json().etag).toEqual({ supported: true });
+    const created = await s.scim('POST', '/Users', entraUser('versioned@example.com'));
+    const id = created.json().id as string;
+    const first = created.headers.etag as string;
+    expect(first).toBe(created.json().meta.version);
+    const read = await s.scim('GET', `/Users/${id}`);
+    expect(read.headers.etag).toBe(first);
+
+    const write = (method: 'PATCH' | 'DELETE', ifMatch: string, body?: unknown) =>
+      s.t.app.inject({
+        method,
+        url: `/scim/v2/Users/${id}`,
+        headers: {
+          authorization: `Bearer ${SCIM_TOKEN}`,
+          'if-match': ifMatch,
+          ...(body === undefined ? {} : { 'content-type': SCIM }),
+        },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+    await new Promise((r) => setTimeout(r, 5));
+    const renamed = await write('PATCH', first, patchOp({ op: 'replace', path: 'displayName', value: 'Second' }));
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const second = renamed.headers.etag as string;
+    expect(second).not.toBe(first);
+
+    const row = () => s.db.selectFrom('scim_user').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const before = JSON.stringify(await row());
+    expectScimError(await write('PATCH', first, patchOp({ op: 'replace', path: 'active', value: false })), 412);
+    expectScimError(await write('DELETE', first), 412);
+    expect(JSON.stringify(await row())).toBe(before);
+    expect((await s.auditOf('scim.user.update')).at(-1)).toMatchObject({ outcome: 'failure' });
+    expect((await s.auditOf('scim.user.deactivate')).filter((e) => e.target_upn === 'versioned@example.com')).toEqual([]);
+
+    expect((await write('PATCH', `W/"1", ${second}`, patchOp({ op: 'replace', path: 'active', value: false }))).statusCode).toBe(200);
+    expect((await write('DELETE', '*')).statusCode).toBe(204);
   });
 });
