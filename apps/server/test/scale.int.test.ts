@@ -365,10 +365,12 @@ describe('GET /account/getuserinfo writes nothing when nothing changed', () => {
 
   it('answers a reload (the same token) from memory, and a new token with one write', async () => {
     // The revocation and the MFA data are kept while the change feed listens (db/change-feed.int.test.ts).
-    expect(await statementsOfReloads({})).toEqual({ reload: 0, newToken: 1 });
+    // The new token carries a role: the directory is asked whether it still gives it (one read), then
+    // what the token showed is recorded (one write).
+    expect(await statementsOfReloads({})).toEqual({ reload: 0, newToken: 2 });
   });
 
   it('without the read caches (READ_CACHE=false), in two round trips: the revocation check and the MFA data', async () => {
-    expect(await statementsOfReloads({ READ_CACHE: 'false' })).toEqual({ reload: 2, newToken: 3 });
+    expect(await statementsOfReloads({ READ_CACHE: 'false' })).toEqual({ reload: 2, newToken: 4 });
   });
 });

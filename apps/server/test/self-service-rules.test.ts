@@ -171,7 +171,7 @@ describe('me service: step-up', () => {
     const ok = setup();
     await ok.service.stepUp(CTX, { method: 'bypass', code: '123456789' });
     expect(ok.verification.verify).toHaveBeenCalledWith(expect.objectContaining({ upn: CTX.upn, purpose: 'step_up', methods: ['bypass'] }));
-    expect(ok.stepUp.record).toHaveBeenCalledWith(CTX.upn, 'bypass', NOW);
+    expect(ok.stepUp.record).toHaveBeenCalledWith(CTX, 'bypass', NOW);
     const bad = setup({ verify: { ok: false, reason: 'code_invalid', justLocked: false, retryAfterSeconds: null, statusReason: null } });
     expect(await appError(bad.service.stepUp(CTX, { method: 'passcode', code: '000000' }))).toMatchObject({
       statusCode: 422,
@@ -324,7 +324,7 @@ describe('me service: phones and push', () => {
       pushes: { poll: vi.fn(async () => ({ push: push('approved'), justCompleted: true, detail: null })) },
     });
     await first.service.stepUpPushStatus(CTX, 't1');
-    expect(first.stepUp.record).toHaveBeenCalledWith(CTX.upn, 'push', NOW);
+    expect(first.stepUp.record).toHaveBeenCalledWith(CTX, 'push', NOW);
     expect(first.entries.at(-1)).toMatchObject({ action: 'step_up.push', outcome: 'success' });
 
     const later = setup({

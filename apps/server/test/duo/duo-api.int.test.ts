@@ -321,6 +321,9 @@ describe('POST /api/me/step-up on Duo', () => {
       status: 'locked_out',
       statusReason: 'Failed Attempts',
     });
+    // The lockout ended the account's sessions: a token issued up to it is refused; a newer one sees the lockout.
+    expect((await m.call('locky@example.com', 'GET', '/devices')).statusCode).toBe(401);
+    advance(1);
     const devices = await m.call('locky@example.com', 'GET', '/devices');
     expect(devices.statusCode).toBe(403);
   });
