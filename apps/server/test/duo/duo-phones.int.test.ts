@@ -65,7 +65,8 @@ async function stepUpWithToken(upn: string, serial: string) {
 }
 
 beforeAll(async () => {
-  standin = await startStandin({ maxLimit: 2, lockoutThreshold: 3 });
+  // Pushes live longer at this Duo than the portal's own time-out, so the portal's is the one seen.
+  standin = await startStandin({ maxLimit: 2, lockoutThreshold: 3, pushLifetimeSeconds: 3600 });
   seed = seedDemoStaff(standin);
   m = await meTestApp(duoEnv(standin, { MFA_VERIFY_LIMIT_PER_USER: '1000', MFA_VERIFY_LIMIT_PER_ADDRESS: '10000' }));
   vi.useFakeTimers({ toFake: ['Date'] });

@@ -50,6 +50,11 @@ export interface DuoStandinOptions {
   lockoutThreshold?: number;
   admin?: StandinIntegration;
   auth?: StandinIntegration;
+  /**
+   * How long an Auth API push waits for its answer before Duo ends it as `timeout` (the stand-in's
+   * choice; tests shorten it or move the clock with `advanceClock`).
+   */
+  pushLifetimeSeconds?: number;
 }
 
 export interface StandinUser {
@@ -115,11 +120,21 @@ interface Fault {
   method?: string;
   path?: RegExp;
   retryAfter?: string;
+  /** `X-Retry-After` on a 429 (Duo's clients read it besides `Retry-After`). */
+  xRetryAfter?: string;
   /** Do the work, then answer the fault (the client's answer is lost). */
   afterEffect?: boolean;
 }
 
 type Handler = (params: Record<string, string>, match: RegExpMatchArray) => unknown;
+
+/**
+ * A helpdesk verification push is answerable for 120 s; past that Duo's Admin API answers 404 for it
+ * (Admin API docs, "Retrieve Verification Push Response").
+ */
+export const VERIFICATION_PUSH_LIFETIME_SECONDS = 120;
+
+type PushState = 'waiting' | 'allow' | 'deny' | 'fraud' | 'timeout';
 
 class DuoFail extends Error {
   constructor(
@@ -221,12 +236,26 @@ export class DuoStandin {
   readonly webauthnCredentials = new Map<string, StandinWebauthnCredential>();
   readonly pushes = new Map<
     string,
-    { txid: string; user_id: string; phone_id: string; state: 'waiting' | 'allow' | 'deny' | 'fraud' | 'timeout' }
+    {
+      txid: string;
+      user_id: string;
+      phone_id: string;
+      state: PushState;
+      /** Stand-in ms (`now()`); default: `pushLifetimeSeconds` after it was sent. */
+      expiresAt?: number;
+      /** A status request has already been told "waiting" (the next ones are held until it changes). */
+      reportedWaiting?: boolean;
+    }
   >();
   readonly verificationPushes = new Map<
     string,
-    { push_id: string; user_id: string; phone_id: string; confirmation_code: string; result: string }
+    { push_id: string; user_id: string; phone_id: string; confirmation_code: string; result: string; sentAt?: number }
   >();
+  pushLifetimeSeconds: number;
+  /** Moves the stand-in's clock for pushes and verification pushes (never for the signature's Date check). */
+  private clockOffsetMs = 0;
+  /** Long-polls waiting for a push's state to change. */
+  private readonly pushWaiters = new Set<() => void>();
   readonly requests: StandinRequest[] = [];
   maxLimit: number;
   lockoutThreshold: number;
@@ -244,6 +273,7 @@ export class DuoStandin {
     this.lockoutThreshold = options.lockoutThreshold ?? 10;
     this.admin = options.admin ?? randomIntegration();
     this.auth = options.auth ?? randomIntegration();
+    this.pushLifetimeSeconds = options.pushLifetimeSeconds ?? 60;
     this.defineRoutes();
   }
 
@@ -278,6 +308,7 @@ export class DuoStandin {
     if (!this.server) return;
     const server = this.server;
     this.server = null;
+    this.wakePushWaiters();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
@@ -423,6 +454,24 @@ export class DuoStandin {
     const p = this.pushes.get(txid);
     if (!p) throw new Error('no such push');
     p.state = state;
+    this.wakePushWaiters();
+  }
+
+  /** The stand-in's time for pushes, in ms (the real clock plus what `advanceClock` added). */
+  now(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  /** As if `ms` had passed: pushes and verification pushes may expire; long-polls look again. */
+  advanceClock(ms: number): void {
+    this.clockOffsetMs += ms;
+    this.wakePushWaiters();
+  }
+
+  private wakePushWaiters(): void {
+    const waiters = [...this.pushWaiters];
+    this.pushWaiters.clear();
+    for (const w of waiters) w();
   }
 
   answerVerificationPush(pushId: string, result: 'approve' | 'deny' | 'fraud'): void {
@@ -555,13 +604,16 @@ export class DuoStandin {
       const fault = this.faults.find((f) => f.times > 0 && (!f.method || f.method === method) && (!f.path || f.path.test(url.pathname)));
       const faultAnswer = (f: Fault) => {
         f.times -= 1;
-        const headers: Record<string, string> = f.retryAfter ? { 'retry-after': f.retryAfter } : {};
+        const headers: Record<string, string> = {
+          ...(f.retryAfter ? { 'retry-after': f.retryAfter } : {}),
+          ...(f.xRetryAfter ? { 'x-retry-after': f.xRetryAfter } : {}),
+        };
         if (f.status === 429) return fail(new DuoFail(429, 42901, 'Too Many Requests'), headers);
         return fail(new DuoFail(f.status, 50001, 'Internal server error'), headers);
       };
       if (fault && !fault.afterEffect) return faultAnswer(fault);
 
-      const response = route.handler(params, url.pathname.match(route.pattern)!);
+      const response = await route.handler(params, url.pathname.match(route.pattern)!);
       if (fault?.afterEffect) return faultAnswer(fault);
       if (response && typeof response === 'object' && 'paged' in (response as object)) {
         const { items, metadata } = (response as { paged: { items: unknown[]; metadata: Record<string, number> } }).paged;
@@ -1013,6 +1065,7 @@ export class DuoStandin {
         phone_id: phone.phone_id,
         confirmation_code: String(randomInt(0, 1e6)).padStart(6, '0'),
         result: 'waiting',
+        sentAt: this.now(),
       };
       this.verificationPushes.set(push.push_id, push);
       return { push_id: push.push_id, confirmation_code: push.confirmation_code };
@@ -1021,6 +1074,8 @@ export class DuoStandin {
       const user = this.userById(m[1]!);
       const push = this.verificationPushes.get(this.required(p, 'push_id'));
       if (!push || push.user_id !== user.user_id) throw notFound();
+      // Past its lifetime a verification push is gone at Duo: 404, answered or not.
+      if (push.sentAt !== undefined && this.now() - push.sentAt > VERIFICATION_PUSH_LIFETIME_SECONDS * 1000) throw notFound();
       return { push_id: push.push_id, result: push.result };
     });
 
@@ -1092,16 +1147,45 @@ export class DuoStandin {
         const phone = device === 'auto' ? phones[0] : phones.find((x) => x.phone_id === device);
         if (!phone) throw invalid('device');
         const txid = `${randomBytes(4).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(6).toString('hex')}`;
-        this.pushes.set(txid, { txid, user_id: user.user_id, phone_id: phone.phone_id, state: 'waiting' });
+        this.pushes.set(txid, {
+          txid,
+          user_id: user.user_id,
+          phone_id: phone.phone_id,
+          state: 'waiting',
+          expiresAt: this.now() + this.pushLifetimeSeconds * 1000,
+        });
         return { txid };
       }
       throw invalid('factor');
     });
-    authApi('GET', '/auth/v2/auth_status', (p) => {
+    // Auth status is a long-poll at Duo: once the progress ("pushed") has been reported, the answer is
+    // held until the state changes (answered, or expired as `timeout`). Duo's clients call it in a loop
+    // with no time-out of their own: duo_unix (`duo_login`, "long-poll on txid"), duo_api_golang
+    // (`AuthStatus`, its HTTP client without a time-out), duo_client_python (`Auth.auth_status`).
+    authApi('GET', '/auth/v2/auth_status', async (p) => {
       const push = this.pushes.get(this.required(p, 'txid'));
       if (!push) throw invalid('txid');
+      const expiresAt = push.expiresAt ?? Number.POSITIVE_INFINITY;
+      while (push.state === 'waiting' && push.reportedWaiting && this.server) {
+        if (this.now() >= expiresAt) {
+          push.state = 'timeout';
+          break;
+        }
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            this.pushWaiters.delete(wake);
+            resolve();
+          };
+          // Looks again now and then, so that expiry on the real clock is seen too.
+          const timer = setTimeout(wake, 50);
+          this.pushWaiters.add(wake);
+        });
+      }
+      if (push.state === 'waiting' && this.now() >= expiresAt) push.state = 'timeout';
       switch (push.state) {
         case 'waiting':
+          push.reportedWaiting = true;
           return { result: 'waiting', status: 'pushed', status_msg: 'Pushed a login request to your phone...' };
         case 'allow':
           return { result: 'allow', status: 'allow', status_msg: 'Success. Logging you in...' };

@@ -17,6 +17,7 @@ import type { DuoStandin } from './duo-standin.js';
  *   POST /verification-pushes/:pushId            { result: approve | deny | fraud }
  *   GET  /users/:username/phones                 [{ phoneId, number, name, activated, smsActivationsSent }]
  *   POST /phones/:phoneId/activate               (the QR code was scanned in Duo Mobile)
+ *   POST /clock/advance                          { seconds }: as if that long had passed for pushes
  */
 export interface StandinControl {
   url: string;
@@ -93,6 +94,13 @@ export async function startStandinControl(standin: DuoStandin): Promise<StandinC
     if (method === 'POST' && (m = /^\/phones\/([^/]+)\/activate$/.exec(path))) {
       if (!standin.phones.has(m[1]!)) return { status: 404, body: { error: 'no such phone' } };
       standin.activatePhone(m[1]!);
+      return { status: 204, body: null };
+    }
+    if (method === 'POST' && path === '/clock/advance') {
+      const seconds = body.seconds;
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
+        return { status: 400, body: { error: 'seconds must be a number ≥ 0' } };
+      standin.advanceClock(seconds * 1000);
       return { status: 204, body: null };
     }
     return { status: 404, body: { error: 'not found' } };

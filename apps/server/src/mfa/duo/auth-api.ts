@@ -29,7 +29,11 @@ export function duoAuthApi(client: DuoClient) {
           pushinfo: opts.pushinfo,
         },
       }),
-    /** The state of an asynchronous authentication. */
-    status: (txid: string) => client.request<DuoAuthStatus>('GET', '/auth/v2/auth_status', { params: { txid } }),
+    /**
+     * The state of an asynchronous authentication. Duo holds this request until the state changes (the
+     * user answers, or the push expires): a long-poll, so it is given up to `waitMs` and never retried.
+     */
+    status: (txid: string, opts: { waitMs: number }) =>
+      client.request<DuoAuthStatus>('GET', '/auth/v2/auth_status', { params: { txid }, longPoll: { timeoutMs: opts.waitMs } }),
   };
 }

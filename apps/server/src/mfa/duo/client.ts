@@ -58,6 +58,12 @@ export interface DuoRequestOptions {
   /** `X-Duo-*` headers to send and sign (signature v5). */
   duoHeaders?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
+  /**
+   * A long-poll (Duo holds the answer until something happens, e.g. `auth_status` until the user
+   * answers the push): this one attempt may take up to `timeoutMs`, instead of the client's time-out,
+   * and is never retried — the next poll is the retry, and a time-out is no outage (`timedOut` on the error).
+   */
+  longPoll?: { timeoutMs: number };
 }
 
 /** Duo's success envelope. */
@@ -208,7 +214,8 @@ export class DuoClient {
           ? { 'content-type': prepared.json ? 'application/json' : 'application/x-www-form-urlencoded' }
           : {}),
       };
-      const timeout = AbortSignal.timeout(this.timeoutMs);
+      const attemptTimeoutMs = options.longPoll ? Math.max(1, options.longPoll.timeoutMs) : this.timeoutMs;
+      const timeout = AbortSignal.timeout(attemptTimeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
 
       let failure: DuoFailure;
@@ -239,11 +246,13 @@ export class DuoClient {
           kind: 'unavailable',
           httpStatus: null,
           duoCode: null,
-          duoMessage: timedOut ? `no answer within ${this.timeoutMs} ms` : 'no answer (network error)',
+          duoMessage: timedOut ? `no answer within ${attemptTimeoutMs} ms` : 'no answer (network error)',
           messageDetail: null,
+          ...(timedOut ? { timedOut: true } : {}),
         };
         retryable = isIdempotent(method);
       }
+      if (options.longPoll) retryable = false;
 
       const decision = retryable
         ? nextRetry(

@@ -1,13 +1,27 @@
+import { PUSH_TIMEOUT_SECONDS } from '@mfa-portal/shared';
 import { qrCodeSvg } from '../common/otp.js';
 import { MfaError, type PushState } from '../port.js';
 import type { DuoLookups } from './duo-lookups.js';
+import { DuoApiError } from './errors.js';
 import { DUO_ACTIVATION_VALID_SECONDS, E164, PLATFORM_TO_DUO, phoneToDevice } from './duo-mapping.js';
 import type { DuoExtras, DuoProviderDeps } from './extras.js';
+
+/** Past a push's lifetime, a status request is still given this long (Duo's own clock may be a little behind). */
+export const PUSH_STATUS_MARGIN_MS = 5_000;
 
 /** Duo's phone and push operations (phones, Duo Mobile activation by QR code or SMS, pushes, verification pushes). */
 export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): DuoExtras {
   const { admin, auth } = deps;
   const { userOrThrow, usableUser, devicesOf, phoneOf, requireAuthPreauth } = lookups;
+  const now = deps.now ?? (() => new Date());
+  const lifetimeMs = (deps.pushLifetimeSeconds ?? PUSH_TIMEOUT_SECONDS) * 1000;
+  const marginMs = deps.pushStatusMarginMs ?? PUSH_STATUS_MARGIN_MS;
+  // When each push this instance started ends. A push started elsewhere (another instance, before a
+  // restart) is given a whole lifetime: Duo ends it anyway when it expires.
+  const pushEnds = new Map<string, number>();
+  const forgetEnded = (at: number) => {
+    for (const [txid, end] of pushEnds) if (end + marginMs < at) pushEnds.delete(txid);
+  };
   return {
     async addPhone(username, input, opts) {
       const number = input.number.replace(/[\s().-]/g, '');
@@ -59,11 +73,27 @@ export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): Duo
       if (!device.capabilities.includes('push'))
         throw new MfaError('verification_unsupported', { reason: 'This phone cannot receive pushes (Duo Mobile is not activated)' });
       await requireAuthPreauth(user);
-      return auth.push(user.user_id, phone.phone_id, opts);
+      const started = await auth.push(user.user_id, phone.phone_id, opts);
+      const at = now().getTime();
+      forgetEnded(at);
+      pushEnds.set(started.txid, at + lifetimeMs);
+      return started;
     },
 
     async pushStatus(txid) {
-      const s = await auth.status(txid);
+      // Duo answers auth_status when the push is answered or expires, not before (a long-poll, as Duo's
+      // own clients use it: duo_unix "long-poll on txid", with no time-out). It is given as long as the
+      // push lives, plus a margin; a time-out then means only that nothing has happened yet.
+      const at = now().getTime();
+      const waitMs = Math.max(0, (pushEnds.get(txid) ?? at + lifetimeMs) - at) + marginMs;
+      let s;
+      try {
+        s = await auth.status(txid, { waitMs });
+      } catch (err) {
+        if (err instanceof DuoApiError && err.timedOut) return { state: 'waiting', detail: null };
+        throw err;
+      }
+      if (s.result !== 'waiting') pushEnds.delete(txid);
       if (s.result === 'waiting') return { state: 'waiting', detail: s.status_msg || null };
       if (s.result === 'allow') return { state: 'approved', detail: s.status_msg || null };
       if (s.status === 'fraud') return { state: 'fraud', detail: s.status_msg || null };

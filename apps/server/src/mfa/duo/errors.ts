@@ -30,6 +30,8 @@ export interface DuoFailure {
   messageDetail: string | null;
   /** Seconds to wait before trying again (rate limited). */
   retryAfterSeconds?: number;
+  /** No answer within the attempt's time-out (as opposed to a refused or broken connection). */
+  timedOut?: boolean;
 }
 
 /** The portal code of each failure (its status, 502 or 503, is in `ERROR_STATUS`). */
@@ -45,6 +47,7 @@ export class DuoApiError extends AppError {
   readonly duoCode: number | null;
   readonly duoMessage: string | null;
   readonly messageDetail: string | null;
+  readonly timedOut: boolean;
 
   constructor(
     failure: DuoFailure,
@@ -69,6 +72,7 @@ export class DuoApiError extends AppError {
     this.duoCode = failure.duoCode;
     this.duoMessage = failure.duoMessage;
     this.messageDetail = failure.messageDetail;
+    this.timedOut = failure.timedOut === true;
     if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }
 
