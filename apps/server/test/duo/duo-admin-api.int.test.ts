@@ -8,9 +8,10 @@ import {
   adminVerifyIdentityResponseSchema,
   createBypassCodesResponseSchema,
 } from '@mfa-portal/shared';
+import { DUO_NEVER_EXPIRES } from '../../src/mfa/duo/duo-mapping.js';
 import { portalIdOf } from '../../src/mfa/duo/ids.js';
 import { ADMIN, BOB, callAs, HELPDESK, JUSTIFY, type Method, verifyByHand } from '../admin-api.js';
-import { auditEvents, errorOf, meTestApp, type MeTestApp } from '../me-api.js';
+import { auditEvents, errorOf, meTestApp, nextSecond, type MeTestApp } from '../me-api.js';
 import { createDirectorySync } from '../../src/modules/directory/directory-sync.js';
 import { directoryRepository } from '../../src/modules/directory/directory.repository.js';
 
@@ -155,7 +156,9 @@ describe('GET /api/admin/users on Duo', () => {
 
 describe('GET /api/admin/users/:upn on Duo', () => {
   it('shows status, devices and bypass-code metadata read from Duo, with the actions available', async () => {
+    const unlimited = standin.addBypassCode(seed.bob.user_id, { code: '424242424', expiration: null, reuseCount: 0 });
     const res = await callAs(m, HELPDESK, 'GET', '/api/admin/users/BOB@example.com');
+    standin.bypassCodes.delete(unlimited.bypass_code_id);
     expect(res.statusCode, res.body).toBe(200);
     const detail = adminUserDetailSchema.parse(res.json());
     expect(detail.user).toMatchObject({ upn: 'bob@example.com', displayName: 'Bob Brown', roles: [] });
@@ -164,7 +167,8 @@ describe('GET /api/admin/users/:upn on Duo', () => {
       portalIdOf('phone', seed.bobPhone.phone_id),
       portalIdOf('token', seed.bobToken.token_id),
     ]);
-    expect(detail.bypassCodes).toEqual([]);
+    // A code made in Duo's Admin Panel with no limit of uses: listed, as unlimited.
+    expect(detail.bypassCodes).toEqual([expect.objectContaining({ usesLeft: null, expiresAt: DUO_NEVER_EXPIRES.toISOString() })]);
     expect(detail.protection).toEqual({ protected: false, reason: null });
     expect(Object.values(detail.actions).every((a) => a.allowed)).toBe(true);
   });
@@ -464,6 +468,8 @@ describe('POST /api/admin/users/:upn/unlock on Duo', () => {
       details: { role: 'helpdesk', status: 'active', ticket: JUSTIFY.ticket },
     });
     const [code] = standin.tokenCodes('CAROL-1', 1);
+    // The lockout ended carol's sessions: she signs in again (a token issued after it).
+    await nextSecond();
     expect((await m.call('carol@example.com', 'POST', '/step-up', { method: 'passcode', code })).statusCode).toBe(200);
   });
 
