@@ -227,13 +227,13 @@ export const adminLostDeviceProgressSchema = z.object({
       ticket: z.string().nullable(),
       /** Step 2 done: the device removed. */
       removedDevice: z.object({ id: z.string(), name: z.string().nullable(), kind: z.string().nullable(), removedAt: z.iso.datetime() }),
-      /** Step 3 done: the single-use code issued (the newest one). `usesLeft` 0: used, expired or revoked. */
+      /** Step 3 done: the single-use code issued (the newest one). `usesLeft` 0: used, expired or revoked; null: no limit. */
       bypassCode: z
         .object({
           id: z.string(),
           issuedAt: z.iso.datetime(),
           expiresAt: z.iso.datetime().nullable(),
-          usesLeft: z.number().int().nonnegative(),
+          usesLeft: z.number().int().nonnegative().nullable(),
         })
         .nullable(),
       /** Step 4 done: devices the user added after the removal. */

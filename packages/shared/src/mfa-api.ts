@@ -122,7 +122,8 @@ export const bypassCodeInfoSchema = z.object({
   id: z.uuid(),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
-  usesLeft: z.number().int().nonnegative(),
+  /** Uses left; null: no limit (a code made at the MFA provider with unlimited uses). */
+  usesLeft: z.number().int().nonnegative().nullable(),
   /** Uses it was created with (null for codes older than this field). */
   reuseCount: z.number().int().positive().nullable(),
   /** UPN of whoever created it. */

@@ -431,6 +431,15 @@ describe('/api/me/bypass-codes on Duo', () => {
     expect(res.statusCode).toBe(200);
     expect(bypassCodesResponseSchema.parse((await m.call(BOB, 'GET', '/bypass-codes')).json()).codes).toEqual([]);
   });
+
+  it('a code made in Duo’s Admin Panel with no limit of uses lists as unlimited (usesLeft null)', async () => {
+    const made = standin.addBypassCode(seed.bob.user_id, { code: '424242424', expiration: null, reuseCount: 0 });
+    const res = await m.call(BOB, 'GET', '/bypass-codes');
+    expect(res.statusCode, res.body).toBe(200);
+    const codes = bypassCodesResponseSchema.parse(res.json()).codes;
+    expect(codes).toEqual([expect.objectContaining({ usesLeft: null, reuseCount: null })]);
+    standin.bypassCodes.delete(made.bypass_code_id);
+  });
 });
 
 describe('the rest of /api/me on Duo', () => {

@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bypassCodeInfoSchema, deviceSchema, mfaDataSchema } from '@mfa-portal/shared';
 import { AppError } from '../../src/lib/errors.js';
-import {
-  DUO_CANNOT_VERIFY_REASON,
-  DUO_LOCKED_OUT_REASON,
-  DUO_NEVER_EXPIRES,
-  DUO_UNLIMITED_USES,
-  type DuoMfaProvider,
-} from '../../src/mfa/duo/duo-provider.js';
+import { DUO_CANNOT_VERIFY_REASON, DUO_LOCKED_OUT_REASON, DUO_NEVER_EXPIRES, type DuoMfaProvider } from '../../src/mfa/duo/duo-provider.js';
 import { DuoApiError } from '../../src/mfa/duo/errors.js';
 import { portalIdOf } from '../../src/mfa/duo/ids.js';
 import { toAppError } from '../../src/mfa/errors.js';
@@ -477,7 +471,7 @@ describe('bypass codes', () => {
     const user = standin.addUser({ username: 'legacy@example.com' });
     standin.addBypassCode(user.user_id, { code: '555666777', expiration: null, reuseCount: 0, adminEmail: 'admin@example.com' });
     expect(await duo.listBypassCodes('legacy@example.com')).toEqual([
-      expect.objectContaining({ expiresAt: DUO_NEVER_EXPIRES.toISOString(), usesLeft: DUO_UNLIMITED_USES, createdBy: 'admin@example.com' }),
+      expect.objectContaining({ expiresAt: DUO_NEVER_EXPIRES.toISOString(), usesLeft: null, createdBy: 'admin@example.com' }),
     ]);
   });
 });

@@ -732,7 +732,10 @@ export class DuoStandin {
       admin_email: b.admin_email,
       created: b.created,
       expiration: b.expiration,
-      reuse_count: b.reuse_count,
+      // A code without a limit (asked for with reuse_count=0) is listed with null: Duo's Admin API
+      // "Retrieve Bypass Codes by User", and duo_api_csharp's BypassCode model ("or null if the bypass
+      // code has no limit").
+      reuse_count: b.reuse_count === 0 ? null : b.reuse_count,
     };
   }
 

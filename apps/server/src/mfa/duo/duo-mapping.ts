@@ -17,8 +17,6 @@ export const DUO_CANNOT_VERIFY_REASON =
 export const DUO_BYPASS_CREATED_BY = 'Duo Admin API';
 /** A code created outside the portal that never expires (Duo `expiration: null`): shown with this expiry. */
 export const DUO_NEVER_EXPIRES = new Date('9999-12-31T23:59:59.000Z');
-/** A code created outside the portal with unlimited uses (Duo `reuse_count: 0`): shown with this many uses left. */
-export const DUO_UNLIMITED_USES = 2_147_483_647;
 /** Validity of an activation link made for the portal (Duo's own default). */
 export const DUO_ACTIVATION_VALID_SECONDS = 24 * 60 * 60;
 export const D100_TOKEN_TYPE = 'd1';
@@ -188,7 +186,8 @@ export function toBypassInfo(code: DuoBypassCode): BypassCodeInfo {
     id: portalIdOf('bypass_code', code.bypass_code_id),
     createdAt: iso(fromUnix(code.created)),
     expiresAt: iso(code.expiration === null ? DUO_NEVER_EXPIRES : fromUnix(code.expiration)),
-    usesLeft: code.reuse_count === 0 ? DUO_UNLIMITED_USES : code.reuse_count,
+    // No limit (a code made in Duo's Admin Panel): null, "unlimited" in the portal's terms.
+    usesLeft: code.reuse_count === null || code.reuse_count === 0 ? null : code.reuse_count,
     // Duo reports the uses left, not the count the code was created with.
     reuseCount: null,
     createdBy: code.admin_email || DUO_BYPASS_CREATED_BY,

@@ -43,7 +43,6 @@ export {
   DUO_LOCKED_OUT_REASON,
   DUO_NEVER_EXPIRES,
   DUO_PENDING_DELETION_REASON,
-  DUO_UNLIMITED_USES,
 } from './duo-mapping.js';
 
 /**

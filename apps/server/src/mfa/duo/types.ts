@@ -75,8 +75,11 @@ export interface DuoBypassCode {
   created: number;
   /** Unix seconds; null: never expires. */
   expiration: number | null;
-  /** Uses left; 0: unlimited. */
-  reuse_count: number;
+  /**
+   * Uses left; null: no limit (Duo's C# client's model: "or null if the bypass code has no limit").
+   * 0, which is how a code is asked to have no limit, is read as unlimited too.
+   */
+  reuse_count: number | null;
 }
 
 export interface DuoActivation {

@@ -38,7 +38,7 @@ export function CodeSummary({
     <>
       {code ? (
         <p>
-          {code.usesLeft > 0 && code.expiresAt
+          {code.usesLeft !== 0 && code.expiresAt
             ? t('wizard.code.issued_unused', {
                 issued: formatDate(code.issuedAt, i18n.resolvedLanguage, true),
                 expires: formatDate(code.expiresAt, i18n.resolvedLanguage, true),

@@ -269,7 +269,11 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
                     <td>{formatDate(code.createdAt, language, true)}</td>
                     <td>{formatDate(code.expiresAt, language, true)}</td>
                     <td>
-                      {code.reuseCount ? t('bypass-codes:list.uses_of', { left: code.usesLeft, total: code.reuseCount }) : code.usesLeft}
+                      {code.usesLeft === null
+                        ? t('bypass-codes:list.uses_unlimited')
+                        : code.reuseCount
+                          ? t('bypass-codes:list.uses_of', { left: code.usesLeft, total: code.reuseCount })
+                          : code.usesLeft}
                     </td>
                     <td>{code.createdBy}</td>
                   </tr>

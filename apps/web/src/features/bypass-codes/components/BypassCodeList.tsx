@@ -45,7 +45,13 @@ export function BypassCodeList({ codes }: { codes: BypassCodeInfo[] }) {
                   </div>
                   <div>
                     <dt>{t('list.uses_left')}</dt>
-                    <dd>{code.reuseCount ? t('list.uses_of', { left: code.usesLeft, total: code.reuseCount }) : code.usesLeft}</dd>
+                    <dd>
+                      {code.usesLeft === null
+                        ? t('list.uses_unlimited')
+                        : code.reuseCount
+                          ? t('list.uses_of', { left: code.usesLeft, total: code.reuseCount })
+                          : code.usesLeft}
+                    </dd>
                   </div>
                   <div>
                     <dt>{t('list.created_by')}</dt>
