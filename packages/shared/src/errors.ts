@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'mfa.provider_unavailable',
   'mfa.provider_rejected',
   'mfa.provider_rate_limited',
+  'mfa.provider_limit_reached',
+  'mfa.phone_in_use',
   'mfa.not_supported_by_provider',
   'mfa.user_not_provisioned',
   'mfa.user_disabled',

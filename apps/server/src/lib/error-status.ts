@@ -27,6 +27,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   'mfa.provider_unavailable': 503,
   'mfa.provider_rejected': 502,
   'mfa.provider_rate_limited': 503,
+  'mfa.provider_limit_reached': 409,
+  'mfa.phone_in_use': 409,
   'mfa.not_supported_by_provider': 409,
   'mfa.user_not_provisioned': 404,
   'mfa.user_disabled': 403,

@@ -28,6 +28,8 @@ export const MFA_ERRORS: Record<Exclude<MfaErrorCode, 'bypass_invalid_request'>,
   push_not_found: 'push.not_found',
   credential_exists: 'webauthn.credential_exists',
   counter_regressed: 'webauthn.counter_regressed',
+  phone_in_use: 'mfa.phone_in_use',
+  limit_reached: 'mfa.provider_limit_reached',
 };
 
 const BYPASS_PROBLEM_CODES = new Set<ErrorCode>([

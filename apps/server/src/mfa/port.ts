@@ -312,7 +312,11 @@ export type MfaErrorCode =
   /** This WebAuthn credential is already registered. */
   | 'credential_exists'
   /** A WebAuthn signature counter went back: a possible cloned authenticator. */
-  | 'counter_regressed';
+  | 'counter_regressed'
+  /** The phone number is another user's at the provider (never moved from them). */
+  | 'phone_in_use'
+  /** A limit the provider sets per user (devices, codes) is reached. */
+  | 'limit_reached';
 
 /** The reason recorded (audit, account status) with a lock caused by repeated failed codes. */
 export const LOCKOUT_REASON = 'too_many_failed_attempts';

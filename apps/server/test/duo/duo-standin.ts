@@ -920,10 +920,27 @@ export class DuoStandin {
       phone.userIds = phone.userIds.filter((id) => id !== user.user_id);
       return '';
     });
+    // Retrieve Phones (Admin API): `number` and `extension` filter the list; each phone with its users.
+    // Duo's clients find a phone by number this way before adding one (duo_client_python
+    // `Admin.get_phones_generator(number=...)`, duo_api_golang `GetPhones(WithNumber...)`).
+    admin('GET', '/admin/v1/phones', (p) => {
+      const number = p.number === undefined ? undefined : p.number.startsWith('+') ? p.number : `+${p.number}`;
+      const all = [...this.phones.values()].filter(
+        (x) => (number === undefined || x.number === number) && (p.extension === undefined || p.extension === ''),
+      );
+      return this.page(
+        all.map((x) => this.phoneJson(x, true)),
+        p,
+      );
+    });
+    // Create Phone: a number Duo already holds is refused, 40003 "Duplicate resource" (Admin API docs,
+    // "Create Phone": the number must be unique; the phone is then looked up by number and reused).
     admin('POST', '/admin/v1/phones', (p) => {
       const phone = this.addPhone({ number: '' });
       try {
         this.phoneFields(p, phone);
+        if (phone.number && [...this.phones.values()].some((x) => x !== phone && x.number === phone.number))
+          throw new DuoFail(400, 40003, 'Duplicate resource', 'number');
       } catch (err) {
         this.phones.delete(phone.phone_id);
         throw err;

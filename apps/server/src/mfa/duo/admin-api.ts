@@ -66,6 +66,11 @@ export function duoAdminApi(client: DuoClient) {
 
     // --- phones ---
     listUserPhones: (userId: string) => client.getAll<DuoPhone>(`/admin/v1/users/${id(userId)}/phones`),
+    /**
+     * `GET /admin/v1/phones?number=`: the phone Duo holds with that number, with its users. Duo keeps
+     * one phone per number (Create Phone refuses another: 40003), so its clients look it up first.
+     */
+    findPhonesByNumber: (number: string) => client.getAll<DuoPhone>('/admin/v1/phones', { number }),
     createPhone: (input: { number: string; name: string; type: 'mobile' | 'landline'; platform: string }) =>
       client.request<DuoPhone>('POST', '/admin/v1/phones', {
         params: { number: input.number, name: input.name, type: input.type, platform: input.platform },

@@ -30,7 +30,26 @@ export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): Duo
       const user = await usableUser(username);
       if (!opts.allowWhenDevicesExist && (await devicesOf(user)).devices.length > 0) throw new MfaError('has_devices');
       const platform = PLATFORM_TO_DUO[input.platform.trim().toLowerCase()] ?? 'generic smartphone';
-      const phone = await admin.createPhone({ number, name: input.name?.trim() ?? '', type: input.type ?? 'mobile', platform });
+      // Duo holds one phone per number. One it already has is reused when no one holds it (its user was
+      // deleted, Duo kept the phone), never taken from another user.
+      const [known] = await admin.findPhonesByNumber(number);
+      if (known) {
+        const holders = known.users ?? [];
+        if (holders.some((u) => u.user_id !== user.user_id)) throw new MfaError('phone_in_use', { field: 'number' });
+        if (holders.length > 0) return phoneToDevice(known, user);
+        await admin.associatePhone(user.user_id, known.phone_id);
+        // Duo Mobile on it was activated for its former user: this one activates it again before
+        // pushes or passcodes count.
+        return { ...phoneToDevice(known, user), capabilities: [] };
+      }
+      let phone;
+      try {
+        phone = await admin.createPhone({ number, name: input.name?.trim() ?? '', type: input.type ?? 'mobile', platform });
+      } catch (err) {
+        // Created meanwhile by someone else.
+        if (err instanceof DuoApiError && err.duoCode === 40003) throw new MfaError('phone_in_use', { field: 'number' });
+        throw err;
+      }
       try {
         await admin.associatePhone(user.user_id, phone.phone_id);
       } catch (err) {
