@@ -212,7 +212,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Counters in the database: every instance sharing it counts the same attempts.
   await app.register(rateLimit, { global: false, store: sharedRateLimitStore(database.db) });
 
-  const mfa = withProviderMetrics(opts.mfa ?? createMfaProvider(config, database.db), metrics);
+  const mfa = withProviderMetrics(
+    opts.mfa ??
+      createMfaProvider(config, database.db, {
+        // Throttling and outages at the provider, metered where the retries happen.
+        onProviderRetry: ({ kind, waitMs }) => {
+          metrics.mfaProviderRetries.inc({ provider: config.mfaProvider, reason: kind });
+          metrics.mfaProviderRetryWaitSeconds.inc({ provider: config.mfaProvider, reason: kind }, waitMs / 1000);
+        },
+      }),
+    metrics,
+  );
   const services = createServices(config, database.db, mfa, metrics, database.url);
   // Shutdown stops the verification workers of the audit hash chain (their runs end as interrupted).
   app.addHook('onClose', async () => services.auditVerification.close());

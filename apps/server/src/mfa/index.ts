@@ -11,13 +11,20 @@ export type { MfaProvider } from './port.js';
 export { MfaError } from './port.js';
 
 /** Chooses the adapter named by MFA_PROVIDER. */
-export function createMfaProvider(config: AppConfig, db: Kysely<Database>): MfaProvider {
+export function createMfaProvider(
+  config: AppConfig,
+  db: Kysely<Database>,
+  opts: { onProviderRetry?: (retry: { kind: string; waitMs: number }) => void } = {},
+): MfaProvider {
   switch (config.mfaProvider) {
     case 'builtin':
       return createBuiltinProvider(db, { keys: loadMfaKeys(config), lockout: config.mfa.lockout });
     case 'duo':
       if (!config.duo) throw new Error('MFA_PROVIDER=duo needs the DUO_* settings');
       // Duo's failures reach the user as 503/502 answers; the log says which call failed and why.
-      return createDuoProviderFromConfig(config.duo, { logger: pino({ level: config.logLevel, name: 'duo' }) });
+      return createDuoProviderFromConfig(config.duo, {
+        logger: pino({ level: config.logLevel, name: 'duo' }),
+        onRetry: opts.onProviderRetry,
+      });
   }
 }

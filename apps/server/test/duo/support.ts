@@ -46,8 +46,8 @@ export function duoEnv(standin: DuoStandin, extra: Record<string, string> = {}):
     DUO_API_HOST: standin.host,
     DUO_API_BASE_URL: standin.url,
     DUO_TIMEOUT_MS: '5000',
-    // Room for two full-jitter retries (at most 0.5 s + 1 s) whatever the random draw.
-    DUO_RETRY_MAX_WAIT_MS: '3000',
+    // Room for two retries after a 429 (Duo's schedule: 1 s, then 2 s, each plus under 1 s at random).
+    DUO_RETRY_MAX_WAIT_MS: '4000',
     ...extra,
   };
   if (standin.caPem) {

@@ -4,7 +4,14 @@ import { DEFAULT_RETRY_POLICY, jitteredDelayMs, nextRetry, parseRetryAfter, type
 
 /** Exponential backoff with full jitter, bounded by attempts and by total waiting time. */
 
-const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 4000, maxTotalWaitMs: 8000 };
+const policy: RetryPolicy = {
+  maxAttempts: 4,
+  baseDelayMs: 500,
+  maxDelayMs: 4000,
+  maxTotalWaitMs: 8000,
+  rateLimitBaseDelayMs: 1000,
+  rateLimitMaxDelayMs: 32000,
+};
 
 /** Runs the retry loop of a request that always fails; returns the waits. */
 function waitsUntilGivingUp(p: RetryPolicy, random: () => number, floorMs: number | null = null): { waits: number[]; reason: string } {
@@ -43,6 +50,8 @@ describe('nextRetry', () => {
           baseDelayMs: fc.integer({ min: 1, max: 2000 }),
           maxDelayMs: fc.integer({ min: 1, max: 20000 }),
           maxTotalWaitMs: fc.integer({ min: 0, max: 30000 }),
+          rateLimitBaseDelayMs: fc.constant(1000),
+          rateLimitMaxDelayMs: fc.constant(32000),
         }),
         fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 20 }),
         fc.option(fc.integer({ min: 0, max: 40000 }), { nil: null }),
@@ -71,6 +80,22 @@ describe('nextRetry', () => {
     expect(nextRetry({ attempt: 1, waitedMs: 0, floorMs: 3000 }, policy, () => 0.5)).toEqual({ retry: true, waitMs: 3000 });
     expect(nextRetry({ attempt: 1, waitedMs: 0, floorMs: 9000 }, policy, () => 0.5)).toEqual({ retry: false, reason: 'budget' });
     expect(nextRetry({ attempt: 2, waitedMs: 6000, floorMs: 3000 }, policy, () => 0.5)).toEqual({ retry: false, reason: 'budget' });
+  });
+
+  it('after a 429: Duo’s schedule (1 s doubling to 32 s, plus under 1 s at random), Retry-After when longer, bounded by the budget', () => {
+    const roomy = { ...policy, maxAttempts: 10, maxTotalWaitMs: 120_000 };
+    const waits: number[] = [];
+    for (let attempt = 1, waited = 0; ; attempt += 1) {
+      const d = nextRetry({ attempt, waitedMs: waited, rateLimited: true }, roomy, () => 0);
+      if (!d.retry) break;
+      waits.push(d.waitMs);
+      waited += d.waitMs;
+    }
+    expect(waits).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 32000]);
+    expect(nextRetry({ attempt: 1, waitedMs: 0, rateLimited: true }, roomy, () => 0.5)).toEqual({ retry: true, waitMs: 1500 });
+    expect(nextRetry({ attempt: 1, waitedMs: 0, rateLimited: true, floorMs: 5000 }, roomy, () => 0)).toEqual({ retry: true, waitMs: 5000 });
+    // The next scheduled wait does not fit what is left of the budget: given up, not retried early.
+    expect(nextRetry({ attempt: 3, waitedMs: 5000, rateLimited: true }, policy, () => 0)).toEqual({ retry: false, reason: 'budget' });
   });
 
   it('maxAttempts 1 never retries', () => {

@@ -17,6 +17,10 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Total time spent waiting between attempts, at most. */
   maxTotalWaitMs: number;
+  /** First wait after a 429 (Duo's clients: 1 s). */
+  rateLimitBaseDelayMs: number;
+  /** Longest scheduled wait after a 429 (Duo's clients: 32 s, doubling from the first). */
+  rateLimitMaxDelayMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
@@ -24,7 +28,18 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   baseDelayMs: 500,
   maxDelayMs: 4_000,
   maxTotalWaitMs: 8_000,
+  rateLimitBaseDelayMs: 1_000,
+  rateLimitMaxDelayMs: 32_000,
 });
+
+/**
+ * The wait before retry `retry` (1-based) after a 429, as Duo's own clients wait (duo_client_python
+ * `_make_request`, duo_api_nodejs, duo_api_golang `makeRetryableHttpCall`): 1 s, doubled each time up
+ * to 32 s, plus up to 1 s at random so concurrent callers spread out.
+ */
+export function rateLimitScheduleMs(retry: number, policy: Pick<RetryPolicy, 'rateLimitBaseDelayMs' | 'rateLimitMaxDelayMs'>): number {
+  return Math.min(policy.rateLimitMaxDelayMs, policy.rateLimitBaseDelayMs * 2 ** Math.max(0, retry - 1));
+}
 
 /** The full-jitter wait before retry `retry` (1-based), without a floor or a budget. */
 export function jitteredDelayMs(retry: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number): number {
@@ -40,7 +55,7 @@ export type RetryDecision = { retry: true; waitMs: number } | { retry: false; re
  * and how long to wait first. `floorMs` is Duo's Retry-After, if any.
  */
 export function nextRetry(
-  input: { attempt: number; waitedMs: number; floorMs?: number | null },
+  input: { attempt: number; waitedMs: number; floorMs?: number | null; rateLimited?: boolean },
   policy: RetryPolicy,
   random: () => number,
 ): RetryDecision {
@@ -48,6 +63,14 @@ export function nextRetry(
   const remaining = policy.maxTotalWaitMs - input.waitedMs;
   const floor = Math.max(0, input.floorMs ?? 0);
   if (remaining <= 0 || floor > remaining) return { retry: false, reason: 'budget' };
+  if (input.rateLimited) {
+    // Duo's schedule, or Duo's Retry-After when longer; given up when it no longer fits the budget
+    // (retrying earlier than Duo asked would only be refused again).
+    const scheduled = Math.max(floor, rateLimitScheduleMs(input.attempt, policy));
+    if (scheduled > remaining) return { retry: false, reason: 'budget' };
+    const r = Math.min(Math.max(random(), 0), 1 - Number.EPSILON);
+    return { retry: true, waitMs: Math.min(scheduled + Math.floor(r * 1000), remaining) };
+  }
   const wait = Math.max(floor, jitteredDelayMs(input.attempt, policy, random));
   return { retry: true, waitMs: Math.min(wait, remaining) };
 }

@@ -201,14 +201,14 @@ describe('DuoClient error mapping', () => {
 });
 
 describe('DuoClient retries', () => {
-  it('429: backs off with full jitter and succeeds (any method)', async () => {
+  it('429: backs off as Duo’s clients do (1 s, then 2 s, plus under 1 s at random) and succeeds (any method)', async () => {
     let clock = NOW.getTime();
     const { client, sent, waits } = harness([fail(429, 42901), fail(429, 42901), ok(['111222333'])], {
       now: () => new Date((clock += 1000)),
     });
     await expect(client.request('POST', '/admin/v1/users/DU1/bypass_codes', { params: { count: 1 } })).resolves.toEqual(['111222333']);
     expect(sent).toHaveLength(3);
-    expect(waits).toEqual([250, 500]);
+    expect(waits).toEqual([1500, 2500]);
     // Every attempt is signed afresh, with its own Date.
     expect(new Set(sent.map((r) => r.headers.date)).size).toBe(3);
     expect(new Set(sent.map((r) => r.headers.authorization)).size).toBe(3);
@@ -225,13 +225,18 @@ describe('DuoClient retries', () => {
     });
     expect(sent.length).toBeLessThanOrEqual(5);
     expect(waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(3000);
-    expect(waits).toEqual([499, 999, 1502]);
+    // 1 s (+0.999 s), then the 2 s scheduled no longer fit the 3 s budget: given up rather than early.
+    expect(waits).toEqual([1999]);
   });
 
   it('honours Retry-After as a floor, and gives up at once when it exceeds the budget', async () => {
     const floor = harness([fail(429, 42901, { headers: { 'retry-after': '2' } }), ok([])]);
     await floor.client.request('GET', '/admin/v1/users');
-    expect(floor.waits).toEqual([2000]);
+    expect(floor.waits).toEqual([2500]);
+    // X-Retry-After too; the longer of the two counts.
+    const x = harness([fail(429, 42901, { headers: { 'x-retry-after': '3', 'retry-after': '1' } }), ok([])]);
+    await x.client.request('GET', '/admin/v1/users');
+    expect(x.waits).toEqual([3500]);
     const tooLong = harness([fail(429, 42901, { headers: { 'retry-after': '30' } })]);
     const err = await rejection(tooLong.client.request('GET', '/admin/v1/users'));
     expect(tooLong.sent).toHaveLength(1);

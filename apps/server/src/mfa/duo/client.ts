@@ -48,6 +48,16 @@ export interface DuoClientOptions {
   random?: () => number;
   now?: () => Date;
   logger?: DuoLogger;
+  /** Told of every retry before its wait (metering: how often Duo throttles, and how long it costs). */
+  onRetry?: (retry: DuoRetryEvent) => void;
+}
+
+export interface DuoRetryEvent {
+  /** `METHOD /path`. */
+  call: string;
+  kind: 'rate_limited' | 'unavailable' | 'rejected';
+  status: number | null;
+  waitMs: number;
 }
 
 export interface DuoRequestOptions {
@@ -95,6 +105,7 @@ export class DuoClient {
   private readonly random: () => number;
   private readonly now: () => Date;
   private readonly logger?: DuoLogger;
+  private readonly onRetry?: (retry: DuoRetryEvent) => void;
 
   constructor(options: DuoClientOptions) {
     if (!options.integrationKey || !options.secretKey || !options.apiHost)
@@ -113,6 +124,7 @@ export class DuoClient {
     this.random = options.random ?? Math.random;
     this.now = options.now ?? (() => new Date());
     this.logger = options.logger;
+    this.onRetry = options.onRetry;
   }
 
   /** One call; resolves with Duo's `response` (null for a DELETE already done, see above). */
@@ -229,7 +241,11 @@ export class DuoClient {
           return { stat: 'OK', response: null as T };
         }
         const kind = failureKindOf(res.status);
-        const retryAfter = parseRetryAfter(res.headers['retry-after'], this.now().getTime());
+        // Duo names the wait in Retry-After or X-Retry-After (its clients read both): the longer one counts.
+        const afters = [res.headers['retry-after'], res.headers['x-retry-after']]
+          .map((v) => parseRetryAfter(v, this.now().getTime()))
+          .filter((v): v is number => v !== null);
+        const retryAfter = afters.length ? Math.max(...afters) : null;
         failure = {
           kind,
           httpStatus: res.status,
@@ -256,7 +272,12 @@ export class DuoClient {
 
       const decision = retryable
         ? nextRetry(
-            { attempt, waitedMs, floorMs: failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : null },
+            {
+              attempt,
+              waitedMs,
+              floorMs: failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : null,
+              rateLimited: failure.kind === 'rate_limited',
+            },
             this.policy,
             this.random,
           )
@@ -282,6 +303,7 @@ export class DuoClient {
         `Duo ${label}: ${failure.httpStatus ?? 'no answer'}, retrying`,
       );
       if (failure.kind === 'unavailable') retriedAfterNoAnswerOr5xx = true;
+      this.onRetry?.({ call: label, kind: failure.kind, status: failure.httpStatus, waitMs: decision.waitMs });
       await this.sleep(decision.waitMs, options.signal);
       waitedMs += decision.waitMs;
     }

@@ -7,7 +7,7 @@ import { MfaError } from '../port.js';
 import { verifyFailure } from '../common/verify-outcome.js';
 import { duoAdminApi } from './admin-api.js';
 import { duoAuthApi } from './auth-api.js';
-import { DuoClient, type DuoLogger } from './client.js';
+import { DuoClient, type DuoLogger, type DuoRetryEvent } from './client.js';
 import { duoAccountLifecycle } from './duo-lifecycle.js';
 import { duoLookups } from './duo-lookups.js';
 import {
@@ -376,7 +376,10 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
 }
 
 /** The Duo adapter for a configuration: an Admin API client and an Auth API client. */
-export function createDuoProviderFromConfig(config: DuoConfig, options: { logger?: DuoLogger } = {}): DuoMfaProvider {
+export function createDuoProviderFromConfig(
+  config: DuoConfig,
+  options: { logger?: DuoLogger; onRetry?: (retry: DuoRetryEvent) => void } = {},
+): DuoMfaProvider {
   const ca = config.caFile ? fs.readFileSync(config.caFile, 'utf8') : undefined;
   const common = {
     signatureVersion: config.signatureVersion,
@@ -384,6 +387,7 @@ export function createDuoProviderFromConfig(config: DuoConfig, options: { logger
     retry: config.retry,
     ca,
     logger: options.logger,
+    onRetry: options.onRetry,
   };
   const adminClient = new DuoClient({ ...common, ...config.admin });
   const authClient = new DuoClient({ ...common, ...config.auth });

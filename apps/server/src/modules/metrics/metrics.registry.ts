@@ -18,6 +18,8 @@ export interface PortalMetrics {
   apiAuthentications: Counter<'outcome'>;
   mfaProviderCalls: Histogram<'provider' | 'operation' | 'outcome'>;
   mfaProviderErrors: Counter<'provider' | 'operation' | 'code'>;
+  mfaProviderRetries: Counter<'provider' | 'reason'>;
+  mfaProviderRetryWaitSeconds: Counter<'provider' | 'reason'>;
   readCacheLookups: Counter<'cache' | 'result'>;
   changeFeedListening: Gauge;
   changeFeedHeartbeatsMissed: Counter;
@@ -115,6 +117,18 @@ export function createMetrics(opts: { database?: PoolStatsSource; collectDefault
       name: 'portal_mfa_provider_errors_total',
       help: 'MFA provider calls that failed, by provider, operation and error code (unexpected: not a refusal of the provider).',
       labelNames: ['provider', 'operation', 'code'],
+      registers,
+    }),
+    mfaProviderRetries: new Counter({
+      name: 'portal_mfa_provider_retries_total',
+      help: 'Requests to the MFA provider tried again, by provider and reason (rate_limited: throttled; unavailable: 5xx or no answer).',
+      labelNames: ['provider', 'reason'],
+      registers,
+    }),
+    mfaProviderRetryWaitSeconds: new Counter({
+      name: 'portal_mfa_provider_retry_wait_seconds_total',
+      help: 'Time spent waiting before trying the MFA provider again, by provider and reason.',
+      labelNames: ['provider', 'reason'],
       registers,
     }),
     readCacheLookups: new Counter({
