@@ -55,6 +55,10 @@ export interface DuoStandinOptions {
    * choice; tests shorten it or move the clock with `advanceClock`).
    */
   pushLifetimeSeconds?: number;
+  /** Bypass codes a user may hold at once (the stand-in's choice of Duo's per-user limit). */
+  bypassCodeLimit?: number;
+  /** Phones a user may have (the stand-in's choice of Duo's per-user limit). */
+  phoneLimit?: number;
 }
 
 export interface StandinUser {
@@ -150,6 +154,11 @@ class DuoFail extends Error {
 const missing = (name: string) => new DuoFail(400, 40001, 'Missing required request parameters', name);
 const invalid = (name: string) => new DuoFail(400, 40002, 'Invalid request parameters', name);
 const notFound = () => new DuoFail(404, 40401, 'Resource not found');
+/**
+ * A per-user limit (phones, bypass codes): Duo answers 500 with code 50001 rather than a 4xx (the
+ * Admin API docs list 50001 for these); the detail says which limit.
+ */
+const limitReached = (what: string) => new DuoFail(500, 50001, 'Internal server error', `Limit of ${what} for this user reached`);
 
 // --- canonicalisation, written here independently of src/mfa/duo/signing.ts ---
 
@@ -252,6 +261,8 @@ export class DuoStandin {
     { push_id: string; user_id: string; phone_id: string; confirmation_code: string; result: string; sentAt?: number }
   >();
   pushLifetimeSeconds: number;
+  bypassCodeLimit: number;
+  phoneLimit: number;
   /** Moves the stand-in's clock for pushes and verification pushes (never for the signature's Date check). */
   private clockOffsetMs = 0;
   /** Long-polls waiting for a push's state to change. */
@@ -274,6 +285,8 @@ export class DuoStandin {
     this.admin = options.admin ?? randomIntegration();
     this.auth = options.auth ?? randomIntegration();
     this.pushLifetimeSeconds = options.pushLifetimeSeconds ?? 60;
+    this.bypassCodeLimit = options.bypassCodeLimit ?? MAX_LIVE_BYPASS_CODES;
+    this.phoneLimit = options.phoneLimit ?? 100;
     this.defineRoutes();
   }
 
@@ -910,13 +923,15 @@ export class DuoStandin {
       const user = this.userById(m[1]!);
       const phone = this.phones.get(this.required(p, 'phone_id'));
       if (!phone) throw notFound();
+      if (!phone.userIds.includes(user.user_id) && this.phonesOf(user.user_id).length >= this.phoneLimit) throw limitReached('phones');
       if (!phone.userIds.includes(user.user_id)) phone.userIds.push(user.user_id);
       return '';
     });
     admin('DELETE', `/admin/v1/users/${ID}/phones/${ID}`, (_p, m) => {
       const user = this.userById(m[1]!);
       const phone = this.phones.get(m[2]!);
-      if (!phone || !phone.userIds.includes(user.user_id)) throw notFound();
+      // Not (or no longer) associated: already done, 200 as Duo answers a delete of what is gone.
+      if (!phone || !phone.userIds.includes(user.user_id)) return '';
       phone.userIds = phone.userIds.filter((id) => id !== user.user_id);
       return '';
     });
@@ -961,8 +976,10 @@ export class DuoStandin {
       Object.assign(phone, changed);
       return this.phoneJson(phone);
     });
+    // Deletes answer 200 whether or not the thing still exists (duo_client_python's delete_* helpers
+    // document deleting as done "if it exists"; Duo's Delete User likewise).
     admin('DELETE', `/admin/v1/phones/${ID}`, (_p, m) => {
-      if (!this.phones.delete(m[1]!)) throw notFound();
+      this.phones.delete(m[1]!);
       return '';
     });
     admin('POST', `/admin/v1/phones/${ID}/activation_url`, (p, m) => {
@@ -996,7 +1013,7 @@ export class DuoStandin {
       return this.webauthnJson(cred, true);
     });
     admin('DELETE', `/admin/v1/webauthncredentials/${ID}`, (_p, m) => {
-      if (!this.webauthnCredentials.delete(m[1]!)) throw notFound();
+      this.webauthnCredentials.delete(m[1]!);
       return '';
     });
 
@@ -1056,7 +1073,7 @@ export class DuoStandin {
         p.codes !== undefined ? p.codes.split(',') : Array.from({ length: count }, () => String(randomInt(0, 1e9)).padStart(9, '0'));
       if (codes.some((c) => !/^[0-9]{4,20}$/.test(c))) throw invalid('codes');
       const live = this.liveBypassCodes(user.user_id);
-      if (preserve && live.length + codes.length > MAX_LIVE_BYPASS_CODES) throw invalid('count');
+      if (preserve && live.length + codes.length > this.bypassCodeLimit) throw limitReached('bypass codes');
       if (!preserve) for (const b of live) this.bypassCodes.delete(b.bypass_code_id);
       const now = this.nowSeconds();
       for (const code of codes)
@@ -1070,7 +1087,7 @@ export class DuoStandin {
       ),
     );
     admin('DELETE', `/admin/v1/bypass_codes/${ID}`, (_p, m) => {
-      if (!this.bypassCodes.delete(m[1]!)) throw notFound();
+      this.bypassCodes.delete(m[1]!);
       return '';
     });
 

@@ -210,3 +210,12 @@ export interface UserDevices {
 
 export const is404 = (err: unknown) => err instanceof DuoApiError && err.httpStatus === 404;
 export const is400 = (err: unknown) => err instanceof DuoApiError && err.httpStatus === 400;
+/**
+ * A per-user limit of Duo's (phones, bypass codes): Duo answers 500 with code 50001 and says "limit".
+ * Only when it says so: 50001 alone is also Duo's plain internal error, an outage.
+ */
+export const isLimitReached = (err: unknown) =>
+  err instanceof DuoApiError &&
+  err.httpStatus === 500 &&
+  err.duoCode === 50001 &&
+  /limit/i.test(`${err.duoMessage ?? ''} ${err.messageDetail ?? ''}`);

@@ -3,7 +3,7 @@ import { qrCodeSvg } from '../common/otp.js';
 import { MfaError, type PushState } from '../port.js';
 import type { DuoLookups } from './duo-lookups.js';
 import { DuoApiError } from './errors.js';
-import { DUO_ACTIVATION_VALID_SECONDS, E164, PLATFORM_TO_DUO, phoneToDevice } from './duo-mapping.js';
+import { DUO_ACTIVATION_VALID_SECONDS, E164, PLATFORM_TO_DUO, is404, isLimitReached, phoneToDevice } from './duo-mapping.js';
 import type { DuoExtras, DuoProviderDeps } from './extras.js';
 
 /** Past a push's lifetime, a status request is still given this long (Duo's own clock may be a little behind). */
@@ -37,7 +37,12 @@ export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): Duo
         const holders = known.users ?? [];
         if (holders.some((u) => u.user_id !== user.user_id)) throw new MfaError('phone_in_use', { field: 'number' });
         if (holders.length > 0) return phoneToDevice(known, user);
-        await admin.associatePhone(user.user_id, known.phone_id);
+        try {
+          await admin.associatePhone(user.user_id, known.phone_id);
+        } catch (err) {
+          if (isLimitReached(err)) throw new MfaError('limit_reached', { reason: 'Duo holds as many phones for this user as it allows' });
+          throw err;
+        }
         // Duo Mobile on it was activated for its former user: this one activates it again before
         // pushes or passcodes count.
         return { ...phoneToDevice(known, user), capabilities: [] };
@@ -54,6 +59,7 @@ export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): Duo
         await admin.associatePhone(user.user_id, phone.phone_id);
       } catch (err) {
         await admin.deletePhone(phone.phone_id).catch(() => undefined);
+        if (isLimitReached(err)) throw new MfaError('limit_reached', { reason: 'Duo holds as many phones for this user as it allows' });
         throw err;
       }
       return phoneToDevice(phone, user);
@@ -130,7 +136,14 @@ export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): Duo
 
     async verificationPushResponse(username, pushId) {
       const user = await userOrThrow(username);
-      const r = await admin.verificationPushResponse(user.user_id, pushId);
+      let r;
+      try {
+        r = await admin.verificationPushResponse(user.user_id, pushId);
+      } catch (err) {
+        // Duo keeps a verification push for 120 s; after that it answers 404: unanswered in time.
+        if (is404(err)) return { state: 'timeout', detail: 'expired at Duo' };
+        throw err;
+      }
       const state: PushState['state'] =
         r.result === 'approve'
           ? 'approved'

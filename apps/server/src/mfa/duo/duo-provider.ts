@@ -19,6 +19,7 @@ import {
   fromUnix,
   is400,
   is404,
+  isLimitReached,
   iso,
   notSupported,
   phoneToDevice,
@@ -274,12 +275,19 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
       if (!request.replaceExisting && before.length + request.count > BYPASS_CODE_LIMITS.maxLivePerUser)
         throw new MfaError('too_many_live_codes', { field: 'count' });
 
-      const codes = await admin.createBypassCodes(user.user_id, {
-        count: request.count,
-        validSecs: request.validitySeconds,
-        reuseCount: request.reuseCount,
-        preserveExisting: !request.replaceExisting,
-      });
+      let codes: string[];
+      try {
+        codes = await admin.createBypassCodes(user.user_id, {
+          count: request.count,
+          validSecs: request.validitySeconds,
+          reuseCount: request.reuseCount,
+          preserveExisting: !request.replaceExisting,
+        });
+      } catch (err) {
+        if (isLimitReached(err))
+          throw new MfaError('limit_reached', { reason: 'Duo holds as many bypass codes for this user as it allows' });
+        throw err;
+      }
       // Duo answers with the codes only. Their ids are the ones new in the list; Duo does not say which
       // id is which code, so they are paired in order (all share the same expiry and uses).
       const known = new Set(before.map((c) => c.bypass_code_id));
@@ -311,8 +319,8 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
       try {
         await admin.deleteBypassCode(code.bypass_code_id);
       } catch (err) {
-        if (is404(err)) throw new MfaError('bypass_not_found');
-        throw err;
+        // Listed a moment ago, gone meanwhile (used up, or revoked elsewhere): done all the same.
+        if (!is404(err)) throw err;
       }
       return toBypassInfo(code);
     },
