@@ -230,6 +230,10 @@ export interface StandinWebauthnCredential {
   credential_name: string;
   label: string;
   date_added: number;
+  /** How it was registered; the stand-in uses `Security Key` and `Platform Authenticator`. */
+  registered_as: string;
+  /** Unix seconds; null: never used. */
+  date_last_used: number | null;
   userId: string;
 }
 
@@ -411,12 +415,22 @@ export class DuoStandin {
   }
 
   /** A WebAuthn credential of a user, as Duo's prompt would have enrolled it. */
-  addWebauthnCredential(input: { userId: string; name: string; label?: string; dateAdded?: number }): StandinWebauthnCredential {
+  addWebauthnCredential(input: {
+    userId: string;
+    name: string;
+    label?: string;
+    dateAdded?: number;
+    registeredAs?: string;
+    dateLastUsed?: number | null;
+  }): StandinWebauthnCredential {
+    const label = input.label ?? 'Security Key';
     const cred: StandinWebauthnCredential = {
       webauthnkey: duoId('WA'),
       credential_name: input.name,
-      label: input.label ?? 'Security Key',
+      label,
       date_added: input.dateAdded ?? Math.floor(Date.now() / 1000),
+      registered_as: input.registeredAs ?? (/security key/i.test(label) ? 'Security Key' : 'Platform Authenticator'),
+      date_last_used: input.dateLastUsed ?? null,
       userId: input.userId,
     };
     this.webauthnCredentials.set(cred.webauthnkey, cred);
@@ -660,13 +674,18 @@ export class DuoStandin {
     return [...this.webauthnCredentials.values()].filter((c) => c.userId === userId);
   }
 
-  /** Duo's documented shape of a WebAuthn credential (Admin API v1). */
+  /**
+   * Duo's documented shape of a WebAuthn credential (Admin API v1, "Retrieve WebAuthn Credentials by
+   * User": credential_name, date_added, date_last_used, label, registered_as, webauthnkey).
+   */
   private webauthnJson(c: StandinWebauthnCredential, withUser = false) {
     return {
       webauthnkey: c.webauthnkey,
       credential_name: c.credential_name,
       date_added: c.date_added,
+      date_last_used: c.date_last_used,
       label: c.label,
+      registered_as: c.registered_as,
       ...(withUser ? { user: this.userSummary(this.users.get(c.userId)!) } : {}),
     };
   }

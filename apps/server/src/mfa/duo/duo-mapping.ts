@@ -159,9 +159,25 @@ export function tokenToDevice(token: DuoToken, user: DuoUser): Device {
   };
 }
 
-/** Duo's label says what it is: a roaming security key, or a passkey (platform authenticator or synced). */
+/**
+ * The kind of a WebAuthn credential: from `registered_as` when Duo gives it (a roaming security key,
+ * or a platform authenticator / passkey); only without it from the label, a display text.
+ */
+export function webauthnIsSecurityKey(cred: DuoWebauthnCredential): boolean {
+  const as = (cred.registered_as ?? '').trim().toLowerCase();
+  if (as) return /security[ _-]?key|roaming|cross[ _-]?platform|u2f/.test(as);
+  return /security key/i.test(cred.label);
+}
+
+/** Duo's `date_last_used` (Unix seconds, or an ISO text) as ISO, or null. */
+export function webauthnLastUsed(value: DuoWebauthnCredential['date_last_used']): string | null {
+  if (value === null || value === undefined || value === '' || value === 0) return null;
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? iso(fromUnix(value)) : null;
+  return /^\d+$/.test(value) ? iso(fromUnix(Number(value))) : lastSeen(value);
+}
+
 export function webauthnToDevice(cred: DuoWebauthnCredential, user: DuoUser): Device {
-  const securityKey = /security key/i.test(cred.label);
+  const securityKey = webauthnIsSecurityKey(cred);
   return {
     id: portalIdOf('webauthn', cred.webauthnkey),
     kind: securityKey ? 'security_key' : 'passkey',
@@ -173,7 +189,7 @@ export function webauthnToDevice(cred: DuoWebauthnCredential, user: DuoUser): De
     tokenType: null,
     authenticatorModel: cred.label || null,
     createdAt: cred.date_added ? iso(fromUnix(cred.date_added)) : createdAtOf(user),
-    lastUsedAt: null,
+    lastUsedAt: webauthnLastUsed(cred.date_last_used),
   };
 }
 

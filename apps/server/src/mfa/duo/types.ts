@@ -35,6 +35,10 @@ export interface DuoWebauthnCredential {
   date_added: number;
   /** The kind Duo shows, e.g. `Security Key`, `Touch ID`, `Passkey`. */
   label: string;
+  /** How it was registered (Admin API): a roaming security key or a platform authenticator / passkey. */
+  registered_as?: string | null;
+  /** When it was last used (Unix seconds; null: never). */
+  date_last_used?: number | string | null;
   user?: DuoUser;
 }
 
