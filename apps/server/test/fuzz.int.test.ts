@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { sessionKeyOf } from '../src/auth/token-verifier.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '@mfa-portal/shared';
 import { ADMIN, BOB, HELPDESK } from './admin-api.js';
@@ -29,11 +30,20 @@ beforeAll(async () => {
   routes = await documentedRoutes(s.t.app);
   const ids = (await s.db.selectFrom('mfa_device').select('id').execute()).map((r) => r.id);
   targets = { upns: ['bob@example.com', 'grace@example.com', 'alice@example.com', 'admin@example.com', 'helpdesk@example.com'], ids };
-  // Recent step-ups, so a change gets past "confirm it is you" and reaches its validation and storage.
+  // Recent step-ups of the callers' sessions (the test tokens' `sid`), so a change gets past "confirm it
+  // is you" and reaches its validation and storage.
   const now = new Date();
+  const issuer = s.t.config.idp.mode === 'embedded' ? s.t.config.idp.issuer : '';
   await s.db
     .insertInto('step_up')
-    .values([BOB, HELPDESK, ADMIN].map((who) => ({ upn: who.upn, method: 'passcode' as const, verified_at: now })))
+    .values(
+      [BOB, HELPDESK, ADMIN].map((who) => ({
+        upn: who.upn,
+        method: 'passcode' as const,
+        verified_at: now,
+        session_key: sessionKeyOf('sid', `${issuer}|test-session-${who.upn}`),
+      })),
+    )
     .execute();
 }, 120_000);
 afterAll(() => s?.close());
@@ -55,7 +65,21 @@ async function check(
   if (res.statusCode >= 400) {
     const bad = shape(res);
     if (bad) return `${bad}: ${what}`;
-    const changed = await changedSince(s.db, before);
+    // A wrong code is refused and counted, by design: it moves the user's failure count and, at the
+    // threshold, locks the account and ends its sessions (and the grants they held).
+    const code = (() => {
+      try {
+        return (JSON.parse(res.body) as { code?: unknown }).code;
+      } catch {
+        return undefined;
+      }
+    })();
+    const counted = ['mfa.code_invalid', 'mfa.code_replayed', 'mfa.user_locked_out'].includes(String(code));
+    const changed = await changedSince(
+      s.db,
+      before,
+      counted ? ['mfa_user', 'session_revocation', 'step_up', 'enrolment_pass', 'oidc_payload'] : [],
+    );
     if (changed.length) return `refused but changed ${changed.join(', ')}: ${what}`;
   }
   return null;

@@ -136,7 +136,8 @@ describe('lost-device wizard', () => {
       { deviceId: token.id, code: '123456' },
       { deviceId: newApp.id, code: '654321' },
     ]);
-  });
+    // A long walk through five steps with the keyboard: more than the default 5 s on a busy machine.
+  }, 20_000);
 
   it('resumes where the server says the case stands, and offers a new code (the first was shown once)', async () => {
     const user = userEvent.setup();
