@@ -58,23 +58,23 @@ export interface Services {
   auditVerification: AuditVerificationService;
   /** The builtin provider's token inventory; null with another provider (kept at the provider). */
   inventory: TokenInventory | null;
-  /** Passkeys and security keys (issue 18): the ceremonies and the administrator's policy. */
+  /** Passkeys and security keys: the ceremonies and the administrator's policy. */
   webauthn: WebauthnService;
   webauthnPolicy: WebauthnPolicyService;
-  /** First-device policy and enrolment passes (issue 15). */
+  /** First-device policy and enrolment passes. */
   enrolmentPasses: EnrolmentPassService;
   identityVerifications: IdentityVerifications;
-  /** SCIM bearer tokens (issue 15). */
+  /** SCIM bearer tokens. */
   scimTokens: ScimTokensService;
-  /** Session revocation (issue 14): sign-out, sign out everywhere, disabled accounts; at the embedded provider too. */
+  /** Session revocation: sign-out, sign out everywhere, disabled accounts; at the embedded provider too. */
   sessions: SessionsService;
-  /** Reports for administrators (issue 19): coverage snapshots and lists. */
+  /** Reports for administrators: coverage snapshots and lists. */
   reports: ReportsService;
-  /** Security notifications by e-mail: the outbox (queued from the audit append) and its sender (issue 19). */
+  /** Security notifications by e-mail: the outbox (queued from the audit append) and its sender. */
   notifications: NotificationsService;
   /** Approximate location of a client address (IP_LOCATIONS). */
   locate: IpLocator;
-  /** Per-user reads kept in memory while the database's change feed listens (issue 16; app.ts starts the feed). */
+  /** Per-user reads kept in memory while the database's change feed listens (app.ts starts the feed). */
   readCaches: ReadCaches;
 }
 
@@ -118,7 +118,7 @@ export function createServices(
 ): Services {
   const directory = directoryRepository(db);
   const readCaches = createReadCaches(config, mfa, metrics);
-  // Every audit append queues, in its own transaction, the e-mail the event causes (issue 19).
+  // Every audit append queues, in its own transaction, the e-mail the event causes.
   const notifications = createNotificationsService({
     db,
     config: config.notifications,
@@ -166,7 +166,7 @@ export function createServices(
     verification,
     policy: webauthnPolicy,
     rp: { rpId: portalUrl.hostname, rpName: config.mfa.totpIssuer, origin: portalUrl.origin },
-    // A passkey as a first device needs what any first device needs (issue 15).
+    // A passkey as a first device needs what any first device needs.
     firstDevice: { assertAllowed: (who, now) => enrolmentPasses.assertFirstDeviceAllowed(who, now) },
   });
   // Revoked at the API (every instance) and, with the embedded provider, its sessions and refresh tokens
@@ -198,7 +198,7 @@ export function createServices(
     }),
     inventory: mfa.name === 'builtin' ? createInventory(db, loadMfaKeys(config).box) : null,
     enrolmentPasses,
-    // "Verify, then issue" (issue 14): the helpdesk's recent identity verifications, read from the audit log.
+    // "Verify, then issue": the helpdesk's recent identity verifications, read from the audit log.
     identityVerifications: createIdentityVerifications({
       audit,
       windowSeconds: config.mfa.helpdeskVerificationWindowSeconds,

@@ -126,7 +126,7 @@ export function sessionKeyOf(kind: 'sid' | 'token', value: string): string {
 }
 
 /**
- * Remembers tokens it has verified (issue 16): a signed-in user's every API call carries the same access
+ * Remembers tokens it has verified: a signed-in user's every API call carries the same access
  * token, and checking its signature again each time is most of a light request's cost. A token is
  * remembered by its SHA-256 digest until it expires (`exp`, never later) and for at most `maxAgeMs`;
  * a refused token is never remembered, so it is checked again each time. The answer is frozen: callers

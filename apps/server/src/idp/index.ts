@@ -36,9 +36,9 @@ export interface EmbeddedIdpOptions {
   /** The app's audit log and verification service (one set of rate limits with the API). */
   audit: AuditService;
   verification: VerificationService;
-  /** Passkeys and security keys as a second factor at sign-in (issue 18). */
+  /** Passkeys and security keys as a second factor at sign-in. */
   webauthn?: WebauthnService;
-  /** Sign-out at the provider also revokes the user's access tokens at the API (issue 14). */
+  /** Sign-out at the provider also revokes the user's access tokens at the API. */
   sessions?: Pick<SessionsService, 'revokeAll'>;
 }
 

@@ -31,7 +31,7 @@ export interface SelfServiceDeps {
   pushes: PushService;
   totpIssuer: string;
   now?: () => Date;
-  /** First-device policy (issue 15): asked before a first device is added without a step-up. */
+  /** First-device policy: asked before a first device is added without a step-up. */
   firstDevice?: FirstDeviceGate;
 }
 

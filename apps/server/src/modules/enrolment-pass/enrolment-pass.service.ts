@@ -14,7 +14,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import { enrolmentPassRepository, type EnrolmentPassRow } from './enrolment-pass.repository.js';
 
 /**
- * First-device policy and enrolment passes (issue 15). `open`: a password alone enrols the first
+ * First-device policy and enrolment passes. `open`: a password alone enrols the first
  * device (the demo default); `window`: within N days of provisioning, then only with a pass; `pass`:
  * always with a pass. A pass is a temporary access pass the helpdesk issues with a reason (one or
  * several uses, at most 8 hours, shown once, stored as a hash, revocable, audited); redeeming it opens
@@ -152,7 +152,7 @@ export function createEnrolmentPassService(deps: EnrolmentPassDeps) {
       role: string,
       target: string,
       body: { reason: string; ticket?: string; uses: number; lifetimeMinutes: number },
-      /** Added to the audit event (the identity verification the issuer relied on, issue 14). */
+      /** Added to the audit event (the identity verification the issuer relied on). */
       extraDetails: Record<string, unknown> = {},
     ) {
       const upn = target.toLowerCase();

@@ -6,7 +6,7 @@ import { MfaError, type MfaProvider, type PushState } from '../../mfa/port.js';
 import { pushRepository } from './push.repository.js';
 
 /**
- * Pushes the portal starts through the MFA provider (issue 6). The provider's transaction id stays on
+ * Pushes the portal starts through the MFA provider. The provider's transaction id stays on
  * the server: callers get the portal's own id, bound to the user, the device and the purpose, so
  * polling another user's push (or the same push for another purpose) is "not found". A push that
  * stays unanswered past `timeoutSeconds` reads as `timeout`. The first poll that sees the answer

@@ -6,7 +6,7 @@ import type { ReadCache } from '../../lib/read-cache.js';
 import { sessionsRepository } from './sessions.repository.js';
 
 /**
- * Sign-out revokes (issue 14): per user, a time before which every access token is refused by the API.
+ * Sign-out revokes: per user, a time before which every access token is refused by the API.
  * Set when the user signs out, when the helpdesk signs them out everywhere (lost device), and when the
  * account is disabled (admin screens, SCIM `active: false`). Kept in the database: every instance
  * refuses the same tokens at once. Access tokens carry their issue time in whole seconds (`iat`), so a
@@ -47,7 +47,7 @@ export function createSessionsService(deps: {
    */
   endProviderSessions?: (upn: string) => Promise<number>;
   /**
-   * Each user's revocation as last read, kept while the change feed listens (issue 16): every API call
+   * Each user's revocation as last read, kept while the change feed listens: every API call
    * asks, and the answer changes only when a revocation is written (which the feed reports at once).
    */
   cache?: ReadCache<SessionRevocation | null>;

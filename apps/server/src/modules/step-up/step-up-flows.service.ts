@@ -11,7 +11,7 @@ import type { StepUpService } from './step-up.service.js';
 export function createStepUpFlows(
   deps: SelfServiceDeps & {
     stepUp: StepUpService;
-    /** Refuses a step-up method the policy does not accept for this caller (phishing-resistant requirement, issue 18). */
+    /** Refuses a step-up method the policy does not accept for this caller (phishing-resistant requirement). */
     assertStepUpMethod?: (ctx: RequestContext, method: 'passcode' | 'bypass' | 'push') => Promise<void>;
   },
 ) {

@@ -33,7 +33,7 @@ import { webauthnRepository } from './webauthn.repository.js';
 import { verificationFailed, verifiedBy } from './webauthn-verification.js';
 
 /**
- * WebAuthn ceremonies (issue 18) with SimpleWebAuthn: registration of passkeys and security keys, and
+ * WebAuthn ceremonies with SimpleWebAuthn: registration of passkeys and security keys, and
  * assertions for step-up, a device test and the embedded sign-in's second factor. Challenges live in
  * the database (every instance can finish what another started), are single use (taken out before
  * the response is checked) and expire. The relying party is the portal: RP ID = its host, expected
@@ -81,7 +81,7 @@ export function createWebauthnService(deps: {
   rp: WebauthnRelyingParty;
   now?: () => Date;
   challengeTtlSeconds?: number;
-  /** First-device policy (issue 15): asked before a first device is added without a step-up. */
+  /** First-device policy: asked before a first device is added without a step-up. */
   firstDevice?: FirstDeviceGate;
 }) {
   const { mfa, audit, stepUp, verification, policy, rp } = deps;
@@ -210,7 +210,7 @@ export function createWebauthnService(deps: {
           excludeCredentials: existing.map((c) => ({ id: c.credentialId, transports: c.transports })),
           authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
         });
-        // The challenge and its audit event: one transaction (issue 14).
+        // The challenge and its audit event: one transaction.
         const issued = await audit.atomically(async () => {
           const created = await issue(upn, 'registration', options.challenge, now, { allowAdditional });
           await record(ctx, 'device.webauthn_register_start', 'success', null, { challengeId: created.id });
@@ -275,7 +275,7 @@ export function createWebauthnService(deps: {
         const kind = classifyCredential({ attachment, transports, backupEligible: info.credentialDeviceType === 'multiDevice' });
         const allowWhenDevicesExist = challenge.allow_additional || (ctx.session ? await stepUp.isFresh(sessionOf(ctx), now) : false);
         if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(sessionOf(ctx), now);
-        // The credential and its audit event: one transaction (issue 14).
+        // The credential and its audit event: one transaction.
         return await audit.atomically(async () => {
           const device = await mfa.addWebauthnCredential(
             upn,
@@ -384,7 +384,7 @@ export function createWebauthnService(deps: {
             requireUserVerification: true,
           }),
         );
-        // The new counter and its audit event: one transaction (issue 14).
+        // The new counter and its audit event: one transaction.
         const newCounter = verified.authenticationInfo.newCounter;
         return await audit.atomically(async () => {
           const device = await mfa.useWebauthnCredential(upn, credential.deviceId, newCounter, { now });

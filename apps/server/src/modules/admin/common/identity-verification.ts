@@ -12,7 +12,7 @@ import type { RequestContext } from '../../common/request-context.js';
 import { actorOf, type Justification } from './authorization.js';
 
 /**
- * "Verify, then issue" (issue 14): a Helpdesk Administrator issues bypass codes, removes or resyncs a
+ * "Verify, then issue": a Helpdesk Administrator issues bypass codes, removes or resyncs a
  * device, runs the lost-device wizard or issues an enrolment pass for a user only after recording a
  * verification of that user's identity within the window. The record is the audit log itself: a
  * successful `admin.user.verify_identity` event (a right passcode, an approved push, or a check made

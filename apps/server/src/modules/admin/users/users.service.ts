@@ -44,7 +44,7 @@ export interface UsersServiceDeps {
   pushes: PushService;
   /** Where staff sign in and enrol (the activation link). */
   portalUrl: string;
-  /** "Verify, then issue": the verification an issuing action needs (issue 14). */
+  /** "Verify, then issue": the verification an issuing action needs. */
   verifications: IdentityVerifications;
   /**
    * Where admin search looks: the provider's own search (builtin: its store, indexed), or the portal's
@@ -198,7 +198,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     },
 
     /**
-     * Identity check by push (issue 6): a verification push to the user's phone. The answer carries the
+     * Identity check by push: a verification push to the user's phone. The answer carries the
      * confirmation code the helpdesk member reads to the caller (who sees it in the push), then
      * {@link verifyIdentityPushStatus} is polled. Start and result are both audited.
      */
