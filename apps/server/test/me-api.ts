@@ -28,7 +28,14 @@ export interface MeTestApp {
    * (`amr: ['pwd', 'mfa']`) and belongs to the user's one test session (`sid`); `amr` and `sid` change that.
    */
   token(upn: string, roles?: string[], opts?: { amr?: string[]; sid?: string }): Promise<string>;
-  call(upn: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  /** `opts.sid`: from another sign-in session of the user than the default one. */
+  call(
+    upn: string,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    payload?: unknown,
+    opts?: { sid?: string },
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -65,11 +72,14 @@ export async function meTestApp(env: Record<string, string> = {}, opts: Paramete
     db,
     keys,
     token,
-    async call(upn, method, path, payload) {
+    async call(upn, method, path, payload, opts = {}) {
       return t.app.inject({
         method,
         url: `/api/me${path}`,
-        headers: { authorization: `Bearer ${await token(upn)}`, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${await token(upn, [], { sid: opts.sid })}`,
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
       });
     },

@@ -85,6 +85,13 @@ export const pushTransactionSchema = z.object({
 });
 export type PushTransaction = z.infer<typeof pushTransactionSchema>;
 
+/**
+ * 202 body of POST /api/me/step-up/push and POST /api/me/devices/:id/push: the push just sent, and the
+ * number the phone asks for when the push is a number-matching one (show it; null when it is not).
+ */
+export const startedPushSchema = pushTransactionSchema.extend({ verificationCode: z.string().nullable() });
+export type StartedPush = z.infer<typeof startedPushSchema>;
+
 /** Body of POST /api/me/step-up/push. */
 export const stepUpPushBodySchema = z.object({ deviceId: z.uuid('must be a device id') });
 export type StepUpPushBody = z.infer<typeof stepUpPushBodySchema>;

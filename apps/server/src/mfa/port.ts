@@ -78,8 +78,11 @@ export interface MfaProvider {
   phoneActivation(username: string, deviceId: string, opts?: { now?: Date }): Promise<PhoneActivation>;
   /** Sends the activation link to the phone by text message. */
   sendSmsActivation(username: string, deviceId: string, opts?: { now?: Date }): Promise<{ expiresAt: Date }>;
-  /** Starts a push to one of the user's phones; answers at once with the provider's transaction id. */
-  startPush(username: string, deviceId: string, opts?: { type?: string }): Promise<{ txid: string }>;
+  /**
+   * Starts a push to one of the user's phones; answers at once with the provider's transaction id, and
+   * the number the phone asks for when the push is a number-matching one (null when it is not).
+   */
+  startPush(username: string, deviceId: string, opts: PushOptions): Promise<StartedPush>;
   /** The state of a push started by {@link startPush} for this user. */
   pushStatus(username: string, txid: string): Promise<PushState>;
   /** Helpdesk identity check: a verification push to the user's phone showing a confirmation code. */
@@ -206,6 +209,19 @@ export interface PhoneActivation {
   expiresAt: Date;
 }
 
+export interface PushOptions {
+  /** What the push is for: the phone says so ("Check that this phone works", "Confirm it is you"). */
+  purpose: 'device_test' | 'step_up';
+  /** The address of the person who asked for it (the provider's network and location policies). */
+  ipaddr?: string | null;
+}
+
+export interface StartedPush {
+  txid: string;
+  /** Number matching: the code the person enters on the phone to approve (shown in the browser). */
+  verificationCode: string | null;
+}
+
 export interface PushState {
   state: PushStateName;
   /** The provider's status text, for logs and the helpdesk. */
@@ -246,6 +262,8 @@ export type VerifyMethod = 'passcode' | 'bypass';
 
 export interface VerifyOptions {
   now?: Date;
+  /** The address of the person entering the code, when it is their own (the provider's network policies). */
+  ipaddr?: string | null;
   deviceId?: string;
   methods?: readonly VerifyMethod[];
 }

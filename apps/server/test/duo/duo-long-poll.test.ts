@@ -34,7 +34,7 @@ afterAll(() => standin.close());
 describe('auth_status long-polls', () => {
   it('a push answered 45 s (stand-in time) after it was sent ends approved, not as an outage', async () => {
     const duo = provider();
-    const { txid } = await duo.duo.startPush('bob@example.com', portalIdOf('phone', seed.bobPhone.phone_id));
+    const { txid } = await duo.duo.startPush('bob@example.com', portalIdOf('phone', seed.bobPhone.phone_id), { purpose: 'step_up' });
     expect(await duo.duo.pushStatus(txid)).toMatchObject({ state: 'waiting' });
     const before = statusCalls();
 
@@ -54,7 +54,7 @@ describe('auth_status long-polls', () => {
 
   it('a push nobody answers ends as timeout when it expires at Duo', async () => {
     const duo = provider();
-    const { txid } = await duo.duo.startPush('bob@example.com', portalIdOf('phone', seed.bobPhone.phone_id));
+    const { txid } = await duo.duo.startPush('bob@example.com', portalIdOf('phone', seed.bobPhone.phone_id), { purpose: 'step_up' });
     expect(await duo.duo.pushStatus(txid)).toMatchObject({ state: 'waiting' });
     const status = duo.duo.pushStatus(txid);
     await pause(REQUEST_TIMEOUT_MS * 2);
@@ -64,7 +64,7 @@ describe('auth_status long-polls', () => {
 
   it('past the push’s lifetime and margin the adapter stops waiting: "waiting", one request, no error', async () => {
     const duo = provider({ pushLifetimeSeconds: 0.3, pushStatusMarginMs: 100 });
-    const { txid } = await duo.duo.startPush('bob@example.com', portalIdOf('phone', seed.bobPhone.phone_id));
+    const { txid } = await duo.duo.startPush('bob@example.com', portalIdOf('phone', seed.bobPhone.phone_id), { purpose: 'step_up' });
     expect(await duo.duo.pushStatus(txid)).toMatchObject({ state: 'waiting' });
     const before = statusCalls();
     const started = Date.now();

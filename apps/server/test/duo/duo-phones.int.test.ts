@@ -10,7 +10,9 @@ import {
   PUSH_TIMEOUT_SECONDS,
   pushTransactionSchema,
   smsActivationResponseSchema,
+  startedPushSchema,
   stepUpPushStatusSchema,
+  stepUpStatusSchema,
   type Device,
 } from '@mfa-portal/shared';
 import { portalIdOf } from '../../src/mfa/duo/ids.js';
@@ -277,6 +279,83 @@ describe('step-up by push on Duo', () => {
 
   it("refuses a step-up push to another user's phone (404)", async () => {
     await refusedWithoutChange(() => m.call(ALICE, 'POST', '/step-up/push', { deviceId: bobPhone }), 404, 'device.not_found');
+  });
+});
+
+describe('Verified Duo Push (the tenant requires it)', () => {
+  const txidOf = (res: { json(): unknown }) => startedPushSchema.parse(res.json());
+
+  it('step-up: the code Duo gives is answered to the browser; the phone approves only with it; the step-up is this session’s', async () => {
+    standin.requireVerifiedPush = true;
+    try {
+      advance(3600);
+      const res = await m.call(BOB, 'POST', '/step-up/push', { deviceId: bobPhone });
+      expect(res.statusCode, res.body).toBe(202);
+      const started = txidOf(res);
+      const atDuo = standin.pushes.get(latestPushTo(seed.bobPhone.phone_id))!;
+      // The preauth said the portal can show a code, and its txid went with the push.
+      const preauth = standin.requestsTo('POST', /^\/auth\/v2\/preauth$/).at(-1)!.params;
+      expect(preauth.client_supports_verified_push).toBe('1');
+      expect(standin.requestsTo('POST', /^\/auth\/v2\/auth$/).at(-1)!.params.txid).toBe(atDuo.txid);
+      expect(atDuo.verificationCode).toMatch(/^\d{3}$/);
+      expect(started.verificationCode).toBe(atDuo.verificationCode);
+      expect(atDuo).toMatchObject({ type: 'Confirm it is you', displayUsername: BOB });
+
+      // Approving without the code shown in the browser does not approve.
+      standin.answerPush(atDuo.txid, 'allow', '000' === atDuo.verificationCode ? '001' : '000');
+      const wrong = stepUpPushStatusSchema.parse((await m.call(BOB, 'GET', `/step-up/push/${started.txid}`)).json());
+      expect(wrong).toMatchObject({ state: 'denied', stepUp: { active: false } });
+
+      const again = txidOf(await m.call(BOB, 'POST', '/step-up/push', { deviceId: bobPhone }));
+      const second = standin.pushes.get(latestPushTo(seed.bobPhone.phone_id))!;
+      expect(again.verificationCode).toBe(second.verificationCode);
+      standin.answerPush(second.txid, 'allow', again.verificationCode!);
+      // Another sign-in session of bob's polls it: not found, and no step-up for that session.
+      const elsewhere = await m.call(BOB, 'GET', `/step-up/push/${again.txid}`, undefined, { sid: 'bob-other-session' });
+      expect(elsewhere.statusCode).toBe(404);
+      const approved = stepUpPushStatusSchema.parse((await m.call(BOB, 'GET', `/step-up/push/${again.txid}`)).json());
+      expect(approved).toMatchObject({ state: 'approved', stepUp: { active: true, method: 'push' } });
+      const other = stepUpStatusSchema.parse((await m.call(BOB, 'GET', '/step-up', undefined, { sid: 'bob-other-session' })).json());
+      expect(other.active).toBe(false);
+    } finally {
+      standin.requireVerifiedPush = false;
+    }
+  });
+
+  it('a test push ("Check it works") is verified too, and reads as a check on the phone', async () => {
+    standin.requireVerifiedPush = true;
+    try {
+      const res = await m.call(BOB, 'POST', `/devices/${bobPhone}/push`);
+      expect(res.statusCode, res.body).toBe(202);
+      const started = txidOf(res);
+      const atDuo = standin.pushes.get(latestPushTo(seed.bobPhone.phone_id))!;
+      expect(started.verificationCode).toBe(atDuo.verificationCode);
+      expect(atDuo.type).toBe('Check this phone');
+      expect(new URLSearchParams(atDuo.pushinfo!).get('action')).toBe('Check that this phone works');
+      standin.answerPush(atDuo.txid, 'allow', started.verificationCode!);
+      const done = pushTransactionSchema.parse((await m.call(BOB, 'GET', `/devices/${bobPhone}/push/${started.txid}`)).json());
+      expect(done.state).toBe('approved');
+    } finally {
+      standin.requireVerifiedPush = false;
+    }
+  });
+
+  it('without the policy a push is a plain one: no code to show', async () => {
+    const started = txidOf(await m.call(BOB, 'POST', `/devices/${bobPhone}/push`));
+    expect(started.verificationCode).toBeNull();
+    expect(standin.pushes.get(latestPushTo(seed.bobPhone.phone_id))!.verificationCode).toBeNull();
+  });
+
+  it('the helpdesk’s verification push keeps its confirmation code (Admin API), policy or not', async () => {
+    standin.requireVerifiedPush = true;
+    try {
+      const res = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${BOB}/verify-identity/push`, { deviceId: bobPhone });
+      expect(res.statusCode, res.body).toBe(202);
+      const push = adminVerifyPushResponseSchema.parse(res.json());
+      expect(push.confirmationCode).toBe([...standin.verificationPushes.values()].at(-1)!.confirmation_code);
+    } finally {
+      standin.requireVerifiedPush = false;
+    }
   });
 });
 

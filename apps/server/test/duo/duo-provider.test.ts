@@ -299,12 +299,27 @@ describe('phones', () => {
 
   it('push: sent asynchronously to that phone, then polled', async () => {
     const id = portalIdOf('phone', seed.bobPhone.phone_id);
-    const { txid } = await duo.duo.startPush('bob@example.com', id, { type: 'Portal test' });
-    expect(standin.requestsTo('POST', /^\/auth\/v2\/auth$/).at(-1)!.params).toMatchObject({
+    const { txid, verificationCode } = await duo.duo.startPush('bob@example.com', id, { purpose: 'device_test', ipaddr: '192.0.2.7' });
+    // The portal can show a code, and says so; this tenant does not require verified pushes.
+    expect(standin.requestsTo('POST', /^\/auth\/v2\/preauth$/).at(-1)!.params).toMatchObject({
+      client_supports_verified_push: '1',
+      ipaddr: '192.0.2.7',
+    });
+    expect(verificationCode).toBeNull();
+    const sent = standin.requestsTo('POST', /^\/auth\/v2\/auth$/).at(-1)!.params;
+    expect(sent).toMatchObject({
       factor: 'push',
       async: '1',
       device: seed.bobPhone.phone_id,
       user_id: seed.bob.user_id,
+      ipaddr: '192.0.2.7',
+      type: 'Check this phone',
+      display_username: 'bob@example.com',
+    });
+    expect(sent.txid).toBeUndefined();
+    expect(Object.fromEntries(new URLSearchParams(sent.pushinfo))).toEqual({
+      from: 'MFA self-service portal',
+      action: 'Check that this phone works',
     });
     expect(await duo.duo.pushStatus(txid)).toMatchObject({ state: 'waiting' });
     standin.answerPush(txid, 'allow');

@@ -191,6 +191,48 @@ describe('Duo stand-in: parameters and shapes', () => {
     expect(await raw({ method: 'GET', path: '/admin/v1/users/DUNOSUCHUSER0000000' })).toMatchObject({ status: 404, body: { code: 40401 } });
   });
 
+  it('Verified Duo Push: a preauth txid starts one push of its own user, once; ipaddr must be an address', async () => {
+    const user = standin.addUser({ username: 'verified@example.com' });
+    const other = standin.addUser({ username: 'verified-other@example.com' });
+    const phone = standin.addPhone({ number: '+15555550177', activated: true, userId: user.user_id });
+    standin.addPhone({ number: '+15555550178', activated: true, userId: other.user_id });
+    const auth = (path: string, params: Record<string, string>) =>
+      raw({ method: 'POST', path, params, ikey: standin.auth.integrationKey, skey: standin.auth.secretKey });
+    const push = { factor: 'push', device: phone.phone_id, async: '1' };
+    standin.requireVerifiedPush = true;
+    try {
+      expect(await auth('/auth/v2/preauth', { user_id: user.user_id, ipaddr: 'not-an-address' })).toMatchObject({
+        status: 400,
+        body: { code: 40002, message_detail: 'ipaddr' },
+      });
+      // Without saying it can show the code, the client gets no txid (and a plain push).
+      expect((await auth('/auth/v2/preauth', { user_id: user.user_id })).body.response.txid).toBeUndefined();
+      const pre = await auth('/auth/v2/preauth', { user_id: user.user_id, client_supports_verified_push: '1', ipaddr: '192.0.2.7' });
+      const txid = pre.body.response.txid as string;
+      expect(txid).toEqual(expect.any(String));
+      // Another user's push cannot use it.
+      const foreign = { factor: 'push', device: 'auto', async: '1', user_id: other.user_id, txid };
+      expect(await auth('/auth/v2/auth', foreign)).toMatchObject({ status: 400, body: { message_detail: 'txid' } });
+      const sent = await auth('/auth/v2/auth', { ...push, user_id: user.user_id, txid, ipaddr: '192.0.2.7' });
+      expect(sent).toMatchObject({ status: 200, body: { response: { txid } } });
+      expect(standin.pushes.get(txid)).toMatchObject({ verificationCode: expect.stringMatching(/^\d{3}$/), ipaddr: '192.0.2.7' });
+      // Used once.
+      expect(await auth('/auth/v2/auth', { ...push, user_id: user.user_id, txid })).toMatchObject({
+        status: 400,
+        body: { message_detail: 'txid' },
+      });
+      // An expired one.
+      const late = (await auth('/auth/v2/preauth', { user_id: user.user_id, client_supports_verified_push: '1' })).body.response.txid;
+      standin.advanceClock((standin.pushLifetimeSeconds + 1) * 1000);
+      expect(await auth('/auth/v2/auth', { ...push, user_id: user.user_id, txid: late })).toMatchObject({ status: 400 });
+      // Approved only with the code shown in the browser.
+      standin.answerPush(txid, 'allow', 'not-the-code');
+      expect(standin.pushes.get(txid)!.state).toBe('deny');
+    } finally {
+      standin.requireVerifiedPush = false;
+    }
+  });
+
   it('without preserve_existing, Duo’s default deletes the existing codes', async () => {
     const user = standin.addUser({ username: 'default@example.com' });
     const path = `/admin/v1/users/${user.user_id}/bypass_codes`;

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { hotpCode } from '../../src/mfa/common/otp.js';
 
@@ -59,6 +59,12 @@ export interface DuoStandinOptions {
   bypassCodeLimit?: number;
   /** Phones a user may have (the stand-in's choice of Duo's per-user limit). */
   phoneLimit?: number;
+  /**
+   * The tenant's "Require Verified Duo Push" policy: a push asked for by a client that says it can
+   * show the code (`client_supports_verified_push=1` on preauth, that preauth's `txid` on /auth) asks
+   * for a code on the phone. A client that does not say so gets a plain push (the policy is skipped).
+   */
+  requireVerifiedPush?: boolean;
 }
 
 export interface StandinUser {
@@ -152,6 +158,8 @@ class DuoFail extends Error {
 }
 
 const missing = (name: string) => new DuoFail(400, 40001, 'Missing required request parameters', name);
+const randomTxid = () =>
+  `${randomBytes(4).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(6).toString('hex')}`;
 const invalid = (name: string) => new DuoFail(400, 40002, 'Invalid request parameters', name);
 const notFound = () => new DuoFail(404, 40401, 'Resource not found');
 /**
@@ -258,8 +266,18 @@ export class DuoStandin {
       expiresAt?: number;
       /** A status request has already been told "waiting" (the next ones are held until it changes). */
       reportedWaiting?: boolean;
+      /** Verified Duo Push: the code shown to the person, which the phone must be given to approve. */
+      verificationCode: string | null;
+      /** What Duo Mobile shows with the push (Auth API /auth parameters), and where it came from. */
+      type: string | null;
+      displayUsername: string | null;
+      pushinfo: string | null;
+      ipaddr: string | null;
     }
   >();
+  /** Preauth transactions for a verified push: each may start one push, within its lifetime. */
+  readonly preauthTransactions = new Map<string, { user_id: string; expiresAt: number; used: boolean }>();
+  requireVerifiedPush: boolean;
   readonly verificationPushes = new Map<
     string,
     { push_id: string; user_id: string; phone_id: string; confirmation_code: string; result: string; sentAt?: number }
@@ -291,6 +309,7 @@ export class DuoStandin {
     this.pushLifetimeSeconds = options.pushLifetimeSeconds ?? 60;
     this.bypassCodeLimit = options.bypassCodeLimit ?? MAX_LIVE_BYPASS_CODES;
     this.phoneLimit = options.phoneLimit ?? 100;
+    this.requireVerifiedPush = options.requireVerifiedPush ?? false;
     this.defineRoutes();
   }
 
@@ -477,10 +496,14 @@ export class DuoStandin {
     return [...this.bypassCodes.values()].filter((b) => b.user_id === userId && (b.expiration === null || b.expiration > now));
   }
 
-  answerPush(txid: string, state: 'allow' | 'deny' | 'fraud' | 'timeout'): void {
+  /**
+   * The person answers the push on the phone. A verified push is approved only with the code the
+   * browser shows (`code`); without it, or with another, Duo Mobile does not approve: the push ends denied.
+   */
+  answerPush(txid: string, state: 'allow' | 'deny' | 'fraud' | 'timeout', code?: string): void {
     const p = this.pushes.get(txid);
     if (!p) throw new Error('no such push');
-    p.state = state;
+    p.state = state === 'allow' && p.verificationCode !== null && code !== p.verificationCode ? 'deny' : state;
     this.wakePushWaiters();
   }
 
@@ -848,6 +871,13 @@ export class DuoStandin {
     return false;
   }
 
+  /** `ipaddr`, when given, must be an IP address (Duo: 40002 otherwise). */
+  private ipaddrOf(params: Record<string, string>): string | null {
+    if (params.ipaddr === undefined) return null;
+    if (!isIP(params.ipaddr)) throw invalid('ipaddr');
+    return params.ipaddr;
+  }
+
   private authUser(params: Record<string, string>): StandinUser | null {
     if (params.user_id) return this.users.get(params.user_id) ?? null;
     if (params.username) return this.findUser(params.username) ?? null;
@@ -1138,6 +1168,9 @@ export class DuoStandin {
     // Auth API
     authApi('POST', '/auth/v2/preauth', (p) => {
       const user = this.authUser(p);
+      this.ipaddrOf(p);
+      if (p.client_supports_verified_push !== undefined && p.client_supports_verified_push !== '1')
+        throw invalid('client_supports_verified_push');
       if (!user)
         return {
           result: 'enroll',
@@ -1155,9 +1188,17 @@ export class DuoStandin {
           status_msg: 'Enroll an authentication device to proceed',
           enroll_portal_url: `https://${this.host}/portal`,
         };
+      // Verified Duo Push: a transaction for /auth, when the client can show the code and the policy
+      // asks for one (duo_unix's test server answers it the same way, `mockduo.py`).
+      let txid: string | undefined;
+      if (p.client_supports_verified_push === '1' && this.requireVerifiedPush) {
+        txid = randomTxid();
+        this.preauthTransactions.set(txid, { user_id: user.user_id, expiresAt: this.now() + this.pushLifetimeSeconds * 1000, used: false });
+      }
       return {
         result: 'auth',
         status_msg: 'Account is active',
+        ...(txid ? { txid } : {}),
         devices: [
           ...phones.map((x) => ({
             device: x.phone_id,
@@ -1174,6 +1215,7 @@ export class DuoStandin {
     authApi('POST', '/auth/v2/auth', (p) => {
       const user = this.authUser(p);
       const factor = this.required(p, 'factor');
+      const ipaddr = this.ipaddrOf(p);
       if (!user) return { result: 'deny', status: 'deny', status_msg: 'Enroll an authentication device to proceed' };
       if (user.status === 'disabled') return { result: 'deny', status: 'deny', status_msg: 'Your account is disabled' };
       if (user.status === 'locked out') return { result: 'deny', status: 'locked_out', status_msg: 'Your account is locked out' };
@@ -1202,13 +1244,29 @@ export class DuoStandin {
         const phones = this.phonesOf(user.user_id).filter((x) => x.capabilities.includes('push'));
         const phone = device === 'auto' ? phones[0] : phones.find((x) => x.phone_id === device);
         if (!phone) throw invalid('device');
-        const txid = `${randomBytes(4).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}-${randomBytes(6).toString('hex')}`;
+        // A preauth's txid: this user's, unused and live, or the request is refused. The push then
+        // goes by that same id (as duo_unix's test server answers it).
+        let verified = false;
+        let txid = randomTxid();
+        if (p.txid !== undefined) {
+          const pre = this.preauthTransactions.get(p.txid);
+          if (!pre || pre.user_id !== user.user_id || pre.used || this.now() >= pre.expiresAt) throw invalid('txid');
+          pre.used = true;
+          verified = true;
+          txid = p.txid;
+        }
+        if (p.pushinfo !== undefined && Buffer.byteLength(p.pushinfo) >= 20_000) throw invalid('pushinfo');
         this.pushes.set(txid, {
           txid,
           user_id: user.user_id,
           phone_id: phone.phone_id,
           state: 'waiting',
           expiresAt: this.now() + this.pushLifetimeSeconds * 1000,
+          verificationCode: verified ? String(randomInt(0, 1000)).padStart(3, '0') : null,
+          type: p.type ?? null,
+          displayUsername: p.display_username ?? null,
+          pushinfo: p.pushinfo ?? null,
+          ipaddr,
         });
         return { txid };
       }
@@ -1242,7 +1300,15 @@ export class DuoStandin {
       switch (push.state) {
         case 'waiting':
           push.reportedWaiting = true;
-          return { result: 'waiting', status: 'pushed', status_msg: 'Pushed a login request to your phone...' };
+          return {
+            result: 'waiting',
+            status: 'pushed',
+            // Verified Duo Push: the code to show, in the text meant for the user (duo_unix's test
+            // server: "Please enter verification code 376 into Duo Mobile...").
+            status_msg: push.verificationCode
+              ? `Please enter verification code ${push.verificationCode} into Duo Mobile...`
+              : 'Pushed a login request to your phone...',
+          };
         case 'allow':
           return { result: 'allow', status: 'allow', status_msg: 'Success. Logging you in...' };
         case 'fraud':

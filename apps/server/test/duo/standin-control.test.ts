@@ -24,7 +24,17 @@ describe('stand-in control endpoint', () => {
 
   it('listens on loopback only and answers nothing without its token', async () => {
     expect(control.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    standin.pushes.set('tx-1', { txid: 'tx-1', user_id: user.user_id, phone_id: phone.phone_id, state: 'waiting' });
+    standin.pushes.set('tx-1', {
+      txid: 'tx-1',
+      user_id: user.user_id,
+      phone_id: phone.phone_id,
+      state: 'waiting',
+      verificationCode: null,
+      type: 'Check this phone',
+      displayUsername: 'bob@example.com',
+      pushinfo: 'from=portal',
+      ipaddr: '127.0.0.1',
+    });
     for (const token of ['', 'wrong', `${control.token}x`]) {
       expect((await call('GET', '/users/bob@example.com/pushes', undefined, token)).status).toBe(404);
       expect((await call('POST', '/pushes/tx-1', { state: 'allow' }, token)).status).toBe(404);
@@ -34,7 +44,18 @@ describe('stand-in control endpoint', () => {
 
   it('lists a user’s pushes and answers one as the phone would', async () => {
     const list = await call('GET', '/users/bob%40example.com/pushes');
-    expect(await list.json()).toEqual([{ txid: 'tx-1', phone: 'iPhone 15', state: 'waiting' }]);
+    expect(await list.json()).toEqual([
+      {
+        txid: 'tx-1',
+        phone: 'iPhone 15',
+        state: 'waiting',
+        verified: false,
+        type: 'Check this phone',
+        displayUsername: 'bob@example.com',
+        pushinfo: 'from=portal',
+        ipaddr: '127.0.0.1',
+      },
+    ]);
     expect((await call('POST', '/pushes/tx-1', { state: 'maybe' })).status).toBe(400);
     expect((await call('POST', '/pushes/tx-nope', { state: 'allow' })).status).toBe(404);
     expect((await call('POST', '/pushes/tx-1', { state: 'deny' })).status).toBe(204);

@@ -11,8 +11,11 @@ import type { DuoStandin } from './duo-standin.js';
  * messages sent). Plain HTTP on 127.0.0.1 with a random port, every request carrying the random token
  * the control file gives (header `x-standin-control`); anything else is 404.
  *
- *   GET  /users/:username/pushes                 [{ txid, phone, state }], oldest first
- *   POST /pushes/:txid                           { state: allow | deny | fraud | timeout }
+ *   GET  /users/:username/pushes                 [{ txid, phone, state, verified, type, displayUsername,
+ *                                                  pushinfo, ipaddr }], oldest first: what Duo Mobile
+ *                                                  shows (never a verified push's code: the browser shows it)
+ *   POST /pushes/:txid                           { state: allow | deny | fraud | timeout, code? }: a
+ *                                                  verified push approves only with the browser's code
  *   GET  /users/:username/verification-pushes    [{ pushId, phone, confirmationCode, result }], oldest first
  *   POST /verification-pushes/:pushId            { result: approve | deny | fraud }
  *   GET  /users/:username/phones                 [{ phoneId, number, name, activated, smsActivationsSent }]
@@ -46,13 +49,26 @@ export async function startStandinControl(standin: DuoStandin): Promise<StandinC
       const id = userId(m[1]!);
       if (!id) return { status: 404, body: { error: 'no such user' } };
       const pushes = [...standin.pushes.values()].filter((p) => p.user_id === id);
-      return { status: 200, body: pushes.map((p) => ({ txid: p.txid, phone: phoneName(p.phone_id), state: p.state })) };
+      return {
+        status: 200,
+        body: pushes.map((p) => ({
+          txid: p.txid,
+          phone: phoneName(p.phone_id),
+          state: p.state,
+          verified: p.verificationCode !== null,
+          type: p.type,
+          displayUsername: p.displayUsername,
+          pushinfo: p.pushinfo,
+          ipaddr: p.ipaddr,
+        })),
+      };
     }
     if (method === 'POST' && (m = /^\/pushes\/([^/]+)$/.exec(path))) {
       const state = body.state as (typeof PUSH_STATES)[number];
       if (!PUSH_STATES.includes(state)) return { status: 400, body: { error: 'state must be allow, deny, fraud or timeout' } };
       if (!standin.pushes.has(m[1]!)) return { status: 404, body: { error: 'no such push' } };
-      standin.answerPush(m[1]!, state);
+      if (body.code !== undefined && typeof body.code !== 'string') return { status: 400, body: { error: 'code must be a string' } };
+      standin.answerPush(m[1]!, state, body.code as string | undefined);
       return { status: 204, body: null };
     }
     if (method === 'GET' && (m = /^\/users\/([^/]+)\/verification-pushes$/.exec(path))) {

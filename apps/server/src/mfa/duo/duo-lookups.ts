@@ -63,9 +63,12 @@ export function duoLookups(deps: DuoProviderDeps) {
   }
 
   /** The Auth API must agree to check a factor: `allow` (bypass status, a policy) would let anything through. */
-  async function requireAuthPreauth(user: DuoUser): Promise<'auth' | 'enroll'> {
-    const pre = await auth.preauth(user.user_id);
-    if (pre.result === 'auth' || pre.result === 'enroll') return pre.result;
+  async function requireAuthPreauth(
+    user: DuoUser,
+    opts: { ipaddr?: string | null; verifiedPush?: boolean } = {},
+  ): Promise<{ result: 'auth' | 'enroll'; txid: string | null }> {
+    const pre = await auth.preauth(user.user_id, opts);
+    if (pre.result === 'auth' || pre.result === 'enroll') return { result: pre.result, txid: pre.txid || null };
     if (pre.result === 'allow') throw new MfaError('verification_unsupported', { reason: DUO_CANNOT_VERIFY_REASON });
     throw new MfaError('user_disabled', { reason: pre.status_msg || 'Duo denies this user' });
   }

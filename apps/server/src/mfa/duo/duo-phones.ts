@@ -1,6 +1,6 @@
 import { PUSH_TIMEOUT_SECONDS } from '@mfa-portal/shared';
 import { qrCodeSvg } from '../common/otp.js';
-import { MfaError, type PushState } from '../port.js';
+import { MfaError, type PushOptions, type PushState } from '../port.js';
 import type { DuoLookups } from './duo-lookups.js';
 import { DuoApiError } from './errors.js';
 import { DUO_ACTIVATION_VALID_SECONDS, E164, PLATFORM_TO_DUO, is404, isLimitReached, phoneToDevice } from './duo-mapping.js';
@@ -8,6 +8,29 @@ import type { DuoExtras, DuoProviderDeps } from './extras.js';
 
 /** Past a push's lifetime, a status request is still given this long (Duo's own clock may be a little behind). */
 export const PUSH_STATUS_MARGIN_MS = 5_000;
+
+/** How long the first status of a verified push (the one that carries its code) is waited for. */
+const VERIFICATION_CODE_WAIT_MS = 10_000;
+
+/**
+ * What Duo Mobile shows with a push (Auth API /auth: `type` replaces "Login request", `pushinfo` is
+ * URL-encoded key/value lines), so a check of the phone reads differently from a step-up.
+ */
+const PUSH_TEXT: Record<PushOptions['purpose'], { type: string; pushinfo: string }> = {
+  device_test: {
+    type: 'Check this phone',
+    pushinfo: new URLSearchParams({ from: 'MFA self-service portal', action: 'Check that this phone works' }).toString(),
+  },
+  step_up: {
+    type: 'Confirm it is you',
+    pushinfo: new URLSearchParams({ from: 'MFA self-service portal', action: 'Confirm it is you before a change' }).toString(),
+  },
+};
+
+/** The number in a verified push's status text ("Please enter verification code 376 into Duo Mobile..."). */
+export function verificationCodeIn(statusMsg: string | null | undefined): string | null {
+  return /\b(\d{2,8})\b/.exec(statusMsg ?? '')?.[1] ?? null;
+}
 
 /** Duo's phone and push operations (phones, Duo Mobile activation by QR code or SMS, pushes, verification pushes). */
 export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): DuoExtras {
@@ -22,6 +45,23 @@ export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): Duo
   const forgetEnded = (at: number) => {
     for (const [txid, end] of pushEnds) if (end + marginMs < at) pushEnds.delete(txid);
   };
+  /**
+   * The code a verified push asks for. Duo gives it as the first status of the transaction ("pushed"),
+   * in `status_msg`, the text Duo's documentation says is for display to the user; duo_unix shows that
+   * text as it comes ("Please enter verification code 376 into Duo Mobile..."). That first status
+   * answers at once, so it is given a short wait; without a code the push still stands (the person sees
+   * the request in Duo Mobile), the browser just has no number to show.
+   */
+  async function verificationCodeOf(txid: string): Promise<string | null> {
+    try {
+      const s = await auth.status(txid, { waitMs: Math.min(VERIFICATION_CODE_WAIT_MS, lifetimeMs) });
+      return verificationCodeIn(s.status_msg);
+    } catch (err) {
+      if (err instanceof DuoApiError && err.timedOut) return null;
+      throw err;
+    }
+  }
+
   return {
     async addPhone(username, input, opts) {
       const number = input.number.replace(/[\s().-]/g, '');
@@ -93,16 +133,24 @@ export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): Duo
       return { expiresAt: new Date(now.getTime() + (a.valid_secs || validSecs) * 1000) };
     },
 
-    async startPush(username, deviceId, opts = {}) {
+    async startPush(username, deviceId, opts) {
       const { user, phone, device } = await phoneOf(username, deviceId);
       if (!device.capabilities.includes('push'))
         throw new MfaError('verification_unsupported', { reason: 'This phone cannot receive pushes (Duo Mobile is not activated)' });
-      await requireAuthPreauth(user);
-      const started = await auth.push(user.user_id, phone.phone_id, opts);
+      const ipaddr = opts.ipaddr || null;
+      // Verified Duo Push: the portal can show the code, so it says so; Duo then answers a txid when the
+      // user's policy requires a verified push, and that txid goes with the push.
+      const pre = await requireAuthPreauth(user, { ipaddr, verifiedPush: true });
+      const started = await auth.push(user.user_id, phone.phone_id, {
+        txid: pre.txid ?? undefined,
+        ipaddr,
+        ...PUSH_TEXT[opts.purpose],
+        displayUsername: username,
+      });
       const at = now().getTime();
       forgetEnded(at);
       pushEnds.set(started.txid, at + lifetimeMs);
-      return started;
+      return { txid: started.txid, verificationCode: pre.txid ? await verificationCodeOf(started.txid) : null };
     },
 
     async pushStatus(txid) {

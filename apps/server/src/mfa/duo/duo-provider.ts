@@ -241,12 +241,13 @@ export function createDuoProvider(deps: DuoProviderDeps): DuoMfaProvider {
         if (passcodeDevices.length === 0) return verifyFailure('no_factor');
       }
 
-      const pre = await auth.preauth(user.user_id);
+      const ipaddr = opts.ipaddr || null;
+      const pre = await auth.preauth(user.user_id, { ipaddr });
       if (pre.result === 'allow') return verifyFailure('no_factor', { statusReason: DUO_CANNOT_VERIFY_REASON });
       if (pre.result === 'deny') return verifyFailure('user_disabled', { statusReason: pre.status_msg || null });
       if (pre.result === 'enroll' && passcode !== null) return verifyFailure('no_factor');
 
-      const result = await auth.passcode(user.user_id, passcode ?? bypass!);
+      const result = await auth.passcode(user.user_id, passcode ?? bypass!, { ipaddr });
       if (result.result === 'allow' && result.status === 'allow') {
         if (bypass !== null) return { ok: true, method: 'bypass', deviceId: null, bypassId: null };
         // Duo does not say which device gave the code: named when it is the one asked for, or the only one.

@@ -1,5 +1,5 @@
 import type { Device } from '@mfa-portal/shared';
-import type { MfaProvider, PhoneActivation, PushState } from '../port.js';
+import type { MfaProvider, PhoneActivation, PushOptions, PushState, StartedPush } from '../port.js';
 import type { DuoAdminApi } from './admin-api.js';
 import type { DuoAuthApi } from './auth-api.js';
 
@@ -24,7 +24,7 @@ export interface DuoExtras {
     opts?: { validSeconds?: number; install?: boolean; now?: Date },
   ): Promise<{ expiresAt: Date }>;
   /** A push to one of the user's phones (Auth API, asynchronous); poll with `pushStatus`. */
-  startPush(username: string, deviceId: string, opts?: { type?: string; pushinfo?: string }): Promise<{ txid: string }>;
+  startPush(username: string, deviceId: string, opts: PushOptions): Promise<StartedPush>;
   pushStatus(txid: string): Promise<PushState>;
   /** Helpdesk identity check: a verification push to the user's phone, with the code it shows. */
   sendVerificationPush(username: string, deviceId: string): Promise<{ pushId: string; confirmationCode: string }>;

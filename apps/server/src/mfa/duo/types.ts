@@ -126,6 +126,13 @@ export interface DuoPreauth {
   status_msg: string;
   devices?: DuoAuthDevice[];
   enroll_portal_url?: string;
+  /**
+   * Verified Duo Push: asked for with `client_supports_verified_push=1`, Duo answers a transaction id
+   * to pass to /auth when the user's policy requires a verified push. The push then asks, in Duo Mobile,
+   * for the code that the first `auth_status` answer's `status_msg` gives the client to display
+   * (duo_unix's own test server, `mockduo.py`: "Please enter verification code 376 into Duo Mobile...").
+   */
+  txid?: string;
 }
 
 export interface DuoAuthResult {

@@ -7,6 +7,7 @@ import {
   phoneActivationResponseSchema,
   pushParamsSchema,
   pushTransactionSchema,
+  startedPushSchema,
   smsActivationResponseSchema,
 } from '@mfa-portal/shared';
 import { contextOf } from '../common/request-context.js';
@@ -83,7 +84,7 @@ export async function phoneRoutes(app: FastifyInstance, opts: SelfRoutesOptions 
         security: SECURITY,
         summary: 'Send a test push to one of my phones (answers at once; poll its state)',
         params: deviceIdParamsSchema,
-        response: { 202: pushTransactionSchema, ...CHANGE_ERRORS },
+        response: { 202: startedPushSchema, ...CHANGE_ERRORS },
       },
     },
     async (request, reply) => reply.code(202).send(await phones.startTestPush(contextOf(request), request.params.id)),

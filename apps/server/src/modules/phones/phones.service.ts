@@ -1,4 +1,11 @@
-import type { AddPhoneBody, Device, PhoneActivationResponse, PushTransaction, SmsActivationResponse } from '@mfa-portal/shared';
+import type {
+  AddPhoneBody,
+  Device,
+  PhoneActivationResponse,
+  PushTransaction,
+  SmsActivationResponse,
+  StartedPush,
+} from '@mfa-portal/shared';
 import { AppError } from '../../lib/errors.js';
 import type { RequestContext } from '../common/request-context.js';
 import { auditPushResult, deviceDetails, iso, selfService, type SelfServiceDeps } from '../common/self-service.js';
@@ -81,7 +88,7 @@ export function createPhonesService(deps: SelfServiceDeps) {
       return { sent: true, expiresAt: iso(r.expiresAt) };
     },
 
-    async startTestPush(ctx: RequestContext, deviceId: string): Promise<PushTransaction> {
+    async startTestPush(ctx: RequestContext, deviceId: string): Promise<StartedPush> {
       const now = clock();
       // Unwanted pushes tire people into approving one: the verification budgets bound them.
       await throttle(ctx, 'device.test_push_start', { deviceId });
@@ -92,11 +99,19 @@ export function createPhonesService(deps: SelfServiceDeps) {
         async () => {
           requireCapability('push');
           await usableAccount(ctx, now);
-          return pushes.start({ upn: ctx.upn, deviceId, purpose: 'device_test', actorUpn: ctx.upn, session: ctx.session, now });
+          return pushes.start({
+            upn: ctx.upn,
+            deviceId,
+            purpose: 'device_test',
+            actorUpn: ctx.upn,
+            session: ctx.session,
+            clientAddress: ctx.clientAddress,
+            now,
+          });
         },
         (r) => ({ txid: r.push.txid }),
       );
-      return started.push;
+      return { ...started.push, verificationCode: started.confirmationCode };
     },
 
     async testPushStatus(ctx: RequestContext, deviceId: string, txid: string): Promise<PushTransaction> {

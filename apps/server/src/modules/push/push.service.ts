@@ -28,9 +28,21 @@ export interface PushPoll {
 export interface PushService {
   readonly timeoutSeconds: number;
   /** `session`: the starter's sign-in session; only polls from that session then see the answer. */
-  start(input: { upn: string; deviceId: string; purpose: PushPurpose; actorUpn: string; session?: string; now?: Date }): Promise<{
+  /** `clientAddress`: where the person who asked is (the provider's network policies; not for verification pushes). */
+  start(input: {
+    upn: string;
+    deviceId: string;
+    purpose: PushPurpose;
+    actorUpn: string;
+    session?: string;
+    clientAddress?: string | null;
+    now?: Date;
+  }): Promise<{
     push: PushTransaction;
-    /** Verification pushes only: the code the user sees in the push (read it to them). */
+    /**
+     * The code that goes with the push: for a helpdesk verification push, the one the user sees in the
+     * push (read it to them); for a number-matching push, the one the user enters on the phone (show it).
+     */
     confirmationCode: string | null;
   }>;
   /**
@@ -76,7 +88,7 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
   return {
     timeoutSeconds,
 
-    async start({ upn, deviceId, purpose, actorUpn, session, now = new Date() }) {
+    async start({ upn, deviceId, purpose, actorUpn, session, clientAddress, now = new Date() }) {
       const user = upn.toLowerCase();
       let providerRef: string;
       let confirmationCode: string | null = null;
@@ -85,7 +97,9 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
         providerRef = v.pushId;
         confirmationCode = v.confirmationCode;
       } else {
-        providerRef = (await mfa.startPush(user, deviceId)).txid;
+        const started = await mfa.startPush(user, deviceId, { purpose, ipaddr: clientAddress ?? null });
+        providerRef = started.txid;
+        confirmationCode = started.verificationCode;
       }
       const row = await repo.insert({
         id: randomUUID(),

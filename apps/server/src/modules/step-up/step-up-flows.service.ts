@@ -1,4 +1,4 @@
-import type { PushTransaction, StepUpBody, StepUpPushStatus, StepUpStatus } from '@mfa-portal/shared';
+import type { StartedPush, StepUpBody, StepUpPushStatus, StepUpStatus } from '@mfa-portal/shared';
 import type { RequestContext } from '../common/request-context.js';
 import { auditPushResult, selfService, verificationError, type SelfServiceDeps } from '../common/self-service.js';
 import type { StepUpService } from './step-up.service.js';
@@ -46,7 +46,7 @@ export function createStepUpFlows(
       return stepUp.record(ctx, body.method, now);
     },
 
-    async startStepUpPush(ctx: RequestContext, deviceId: string): Promise<PushTransaction> {
+    async startStepUpPush(ctx: RequestContext, deviceId: string): Promise<StartedPush> {
       const now = clock();
       await deps.assertStepUpMethod?.(ctx, 'push');
       await throttle(ctx, 'step_up.push_start', { deviceId });
@@ -57,11 +57,19 @@ export function createStepUpFlows(
         async () => {
           requireCapability('push');
           await usableAccount(ctx, now);
-          return pushes.start({ upn: ctx.upn, deviceId, purpose: 'step_up', actorUpn: ctx.upn, session: ctx.session, now });
+          return pushes.start({
+            upn: ctx.upn,
+            deviceId,
+            purpose: 'step_up',
+            actorUpn: ctx.upn,
+            session: ctx.session,
+            clientAddress: ctx.clientAddress,
+            now,
+          });
         },
         (r) => ({ txid: r.push.txid }),
       );
-      return started.push;
+      return { ...started.push, verificationCode: started.confirmationCode };
     },
 
     async stepUpPushStatus(ctx: RequestContext, txid: string): Promise<StepUpPushStatus> {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   pushIdParamsSchema,
-  pushTransactionSchema,
+  startedPushSchema,
   stepUpBodySchema,
   stepUpPushBodySchema,
   stepUpPushStatusSchema,
@@ -57,7 +57,7 @@ export async function stepUpRoutes(app: FastifyInstance, opts: SelfRoutesOptions
         security: SECURITY,
         summary: 'Step up by approving a push on one of my phones (answers at once; poll its state)',
         body: stepUpPushBodySchema,
-        response: { 202: pushTransactionSchema, ...CHANGE_ERRORS },
+        response: { 202: startedPushSchema, ...CHANGE_ERRORS },
       },
     },
     async (request, reply) => reply.code(202).send(await flows.startStepUpPush(contextOf(request), request.body.deviceId)),

@@ -129,6 +129,9 @@ export function createVerificationService(deps: {
         outcome = await deps.audit.atomically(async () => {
           const checked = await deps.mfa.verifyPasscode(upn, request.code, {
             now: request.now,
+            // Where the person is, for the provider's network policies: only when the code is their
+            // own (a helpdesk member reading a code over the phone is somewhere else).
+            ipaddr: request.purpose === 'admin_verify_identity' ? null : (request.clientAddress ?? null),
             deviceId: request.deviceId,
             methods: request.methods,
           });

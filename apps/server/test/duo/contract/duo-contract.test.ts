@@ -6,6 +6,7 @@ import { duoAdminApi } from '../../../src/mfa/duo/admin-api.js';
 import { duoAuthApi } from '../../../src/mfa/duo/auth-api.js';
 import { DuoClient } from '../../../src/mfa/duo/client.js';
 import { toBypassInfo, webauthnToDevice } from '../../../src/mfa/duo/duo-mapping.js';
+import { verificationCodeIn } from '../../../src/mfa/duo/duo-phones.js';
 import type { DuoHttpRequest } from '../../../src/mfa/duo/transport.js';
 import type { DuoBypassCode, DuoUser, DuoWebauthnCredential } from '../../../src/mfa/duo/types.js';
 import type { DuoStandin } from '../duo-standin.js';
@@ -79,6 +80,33 @@ describe('the adapter against Duo’s documented requests and answers', () => {
     const { client, checkRequest } = clientAnswering(f);
     expect(await duoAuthApi(client).status('45f7c92b-f45f-4862-8545-e0f58e78075a', { waitMs: 1000 })).toMatchObject({ result: 'allow' });
     checkRequest();
+  });
+
+  it('Verified Duo Push: preauth says the portal can show the code; its txid goes to /auth; the code comes in status_msg', async () => {
+    const pre = fixture('auth-preauth-verified-push');
+    const a = clientAnswering(pre);
+    const answered = await duoAuthApi(a.client).preauth(USER.user_id, { verifiedPush: true, ipaddr: '192.0.2.7' });
+    a.checkRequest();
+    expect(answered.txid).toBe('7a1b3c5d-0e2f-4a6b-8c9d-1e2f3a4b5c6d');
+
+    const push = fixture('auth-push-verified');
+    const b = clientAnswering(push);
+    const sent = await duoAuthApi(b.client).push(USER.user_id, 'DPFZRS9FB0D46QFTM891', {
+      txid: answered.txid,
+      ipaddr: '192.0.2.7',
+      type: 'Confirm it is you',
+      displayUsername: 'bob@example.com',
+      pushinfo: 'from=MFA+self-service+portal',
+    });
+    b.checkRequest();
+    expect(sent.txid).toBe(answered.txid);
+
+    const status = fixture('auth-status-verified-push');
+    const c = clientAnswering(status);
+    const first = await duoAuthApi(c.client).status(sent.txid, { waitMs: 1000 });
+    c.checkRequest();
+    expect(first.result).toBe('waiting');
+    expect(verificationCodeIn(first.status_msg)).toBe('376');
   });
 
   it('bypass codes: one without a limit (reuse_count null) and one with', async () => {
@@ -177,6 +205,21 @@ describe('the stand-in answers in Duo’s documented shapes', () => {
     expectShape(push, fixture('auth-push').response.response);
     standin.answerPush(push.txid, 'allow');
     expectShape(await api.auth.status(push.txid, { waitMs: 5000 }), fixture('auth-status').response.response);
+  });
+
+  it('Verified Duo Push: preauth txid, push, the first status with the code', async () => {
+    standin.requireVerifiedPush = true;
+    try {
+      const pre = await api.auth.preauth(userId, { verifiedPush: true, ipaddr: '192.0.2.7' });
+      expectShape(pre, fixture('auth-preauth-verified-push').response.response);
+      const push = await api.auth.push(userId, phoneId, { txid: pre.txid, ipaddr: '192.0.2.7', type: 'Confirm it is you' });
+      expectShape(push, fixture('auth-push-verified').response.response);
+      const first = await api.auth.status(push.txid, { waitMs: 5000 });
+      expectShape(first, fixture('auth-status-verified-push').response.response);
+      expect(verificationCodeIn(first.status_msg)).toBe(standin.pushes.get(push.txid)!.verificationCode);
+    } finally {
+      standin.requireVerifiedPush = false;
+    }
   });
 
   it('bypass codes (unlimited first), phones by number, WebAuthn credentials', async () => {
