@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { openSignedIn, tokenName } from './helpers';
 import { activatePhone, answerPush, phonesOf, pushIds } from './support/duo-standin';
 import { expectAccessible, followLink, pressButton, stepUpDialog, typeInto, watchCsp } from './support/portal';
@@ -16,6 +16,19 @@ import { expectAccessible, followLink, pressButton, stepUpDialog, typeInto, watc
  */
 const BOB = 'bob@example.com';
 const NEW_PHONE = 'Work iPhone';
+
+/**
+ * The number the browser shows for a verified push (this Duo tenant requires Verified Duo Push): what
+ * the person reads and enters in Duo Mobile.
+ */
+async function numberShown(scope: Locator): Promise<string> {
+  const group = scope.getByRole('group', { name: 'Number to enter on the phone' });
+  await expect(group).toBeVisible();
+  await expect(group).toContainText('enter this number');
+  const value = group.getByText(/^\d{3}$/);
+  await expect(value).toBeVisible();
+  return (await value.textContent())!.trim();
+}
 
 /** Chooses "a push to my phone" in the step-up dialog, from the keyboard. */
 async function choosePush(page: Page): Promise<void> {
@@ -60,8 +73,12 @@ test('bob adds a phone on Duo, confirms by push, activates it and checks it with
   await expectAccessible(page, 'the step-up dialog offering a push');
   let before = await pushIds(BOB);
   await pressButton(page, 'Send a push', dialog);
-  await expect(dialog.getByText(/Push sent to “iPhone 15”\..*Waiting for your answer/)).toBeVisible();
-  await answerPush(BOB, 'iPhone 15', 'deny', before);
+  await expect(dialog.getByText(/Push sent to “iPhone 15”\./)).toBeVisible();
+  await numberShown(dialog);
+  await expectAccessible(page, 'the number to enter on the phone');
+  const sent = await answerPush(BOB, 'iPhone 15', 'deny', before);
+  // What Duo Mobile shows: a verified push that says what it is for, and for whom.
+  expect(sent).toMatchObject({ verified: true, type: 'Confirm it is you', displayUsername: BOB });
   await expect(dialog.getByRole('alert').filter({ hasText: 'Push denied' })).toBeVisible();
   await expect(dialog).toBeVisible();
   await expectAccessible(page, 'a denied step-up push');
@@ -69,7 +86,7 @@ test('bob adds a phone on Duo, confirms by push, activates it and checks it with
 
   before = await pushIds(BOB);
   await pressButton(page, 'Send another push', dialog);
-  await answerPush(BOB, 'iPhone 15', 'allow', before);
+  await answerPush(BOB, 'iPhone 15', 'allow', before, await numberShown(dialog));
   await expect(dialog).toBeHidden();
   // The number is shown masked from here on (the portal never shows it in full once saved).
   await expect(page.getByText(new RegExp(`^“${NEW_PHONE}” \\(\\+•+0188\\) has been added\\.$`))).toBeVisible();
@@ -104,15 +121,18 @@ test('bob adds a phone on Duo, confirms by push, activates it and checks it with
   await expect(test.getByLabel('Code from the device')).toBeFocused();
   before = await pushIds(BOB);
   await pressButton(page, 'Send a push', test);
-  await expect(test.getByText(new RegExp(`Push sent to “${NEW_PHONE}”\\..*Waiting for your answer`))).toBeVisible();
-  await answerPush(BOB, NEW_PHONE, 'allow', before);
+  await expect(test.getByText(new RegExp(`Push sent to “${NEW_PHONE}”\\.`))).toBeVisible();
+  const check = await answerPush(BOB, NEW_PHONE, 'allow', before, await numberShown(test));
+  expect(check).toMatchObject({ verified: true, type: 'Check this phone' });
   await expect(test.getByRole('status').filter({ hasText: 'Push approved' })).toContainText(`You approved the push on “${NEW_PHONE}”.`);
   await expect(test.getByText('Push denied')).toHaveCount(0);
   await expectAccessible(page, 'an approved test push');
 
+  // A number that is not the one shown (someone else's sign-in, say) does not approve: denied.
   before = await pushIds(BOB);
   await pressButton(page, 'Send another push', test);
-  await answerPush(BOB, NEW_PHONE, 'deny', before);
+  const shown = await numberShown(test);
+  await answerPush(BOB, NEW_PHONE, 'allow', before, shown === '000' ? '001' : '000');
   const denied = test.getByRole('alert').filter({ hasText: 'Push denied' });
   await expect(denied).toContainText('The push was denied on the phone, so nothing was confirmed.');
   await expect(test.getByText('Push approved')).toHaveCount(0);

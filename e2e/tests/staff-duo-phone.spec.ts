@@ -18,7 +18,10 @@ test('@duo bob checks his phone with a push and finds the phone form, by keyboar
   await expect(dialog.getByRole('heading', { name: 'Approve a push' })).toBeVisible();
   await expectAccessible(page, 'the test dialog with a push');
   await pressButton(page, 'Send a push', dialog);
-  await expect(dialog.getByText(/Push sent to “iPhone 15”\..*Waiting for your answer/)).toBeVisible();
+  await expect(dialog.getByText(/Push sent to “iPhone 15”\./)).toBeVisible();
+  // This tenant requires Verified Duo Push: the number to enter on the phone, while it waits.
+  await expect(dialog.getByRole('group', { name: 'Number to enter on the phone' }).getByText(/^\d{3}$/)).toBeVisible();
+  await expect(dialog.getByText('Waiting for your answer...')).toBeVisible();
   await expectAccessible(page, 'a push waiting for its answer');
   await pressButton(page, 'Cancel', dialog);
   await expect(dialog).toBeHidden();

@@ -28,6 +28,12 @@ export interface StandinPush {
   txid: string;
   phone: string;
   state: 'waiting' | 'allow' | 'deny' | 'fraud' | 'timeout';
+  /** Verified Duo Push: the phone asks for the number the browser shows. */
+  verified: boolean;
+  /** What Duo Mobile shows with the push. */
+  type: string | null;
+  displayUsername: string | null;
+  pushinfo: string | null;
 }
 export interface StandinVerificationPush {
   pushId: string;
@@ -54,13 +60,15 @@ export const pushIds = async (username: string): Promise<string[]> => (await pus
 
 /**
  * Answers the push the portal just sent to the user's phone (`phone`), as the person would on it: waits
- * until exactly one push not in `before` (see {@link pushIds}) waits there, then answers it. Returns it.
+ * until exactly one push not in `before` (see {@link pushIds}) waits there, then answers it. A verified
+ * push is approved with `code`, the number the person read in the browser. Returns the push.
  */
 export async function answerPush(
   username: string,
   phone: string,
   state: 'allow' | 'deny' | 'fraud' | 'timeout',
   before: readonly string[],
+  code?: string,
 ): Promise<StandinPush> {
   let waiting: StandinPush[] = [];
   await expect
@@ -72,7 +80,7 @@ export async function answerPush(
       { message: `a new push waiting on “${phone}” of ${username}` },
     )
     .toBe(1);
-  await call<void>('POST', `/pushes/${encodeURIComponent(waiting[0]!.txid)}`, { state });
+  await call<void>('POST', `/pushes/${encodeURIComponent(waiting[0]!.txid)}`, { state, ...(code === undefined ? {} : { code }) });
   return waiting[0]!;
 }
 

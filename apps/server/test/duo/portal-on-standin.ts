@@ -68,7 +68,9 @@ export function seedDuoDemoStaff(standin: DuoStandin): void {
 }
 
 async function main(): Promise<void> {
-  const standin = await new DuoStandin({ host: 'api-standin.duosecurity.com' }).start();
+  // This Duo tenant requires Verified Duo Push, as an organisation's policy may: every push the
+  // portal sends asks for the number the browser shows.
+  const standin = await new DuoStandin({ host: 'api-standin.duosecurity.com', requireVerifiedPush: true }).start();
   seedDuoDemoStaff(standin);
   const ca = writeCaFile('duo-standin-ca-', standin.caPem!);
   const controlFile = process.env.DUO_STANDIN_CONTROL_FILE;

@@ -43,7 +43,7 @@ describe('test a phone with a push', () => {
       profile: profile({ provider: 'duo' }),
       api: (a) =>
         a
-          .on('POST', pushPath, () => json(tx('waiting'), 202))
+          .on('POST', pushPath, () => json({ ...tx('waiting'), verificationCode: null }, 202))
           .on(
             'GET',
             pollPath,
@@ -69,6 +69,30 @@ describe('test a phone with a push', () => {
     expect(within(dialog).getByRole('button', { name: 'Send another push' })).toBeEnabled();
   });
 
+  it('with number matching, shows the number to enter on the phone while it waits', async () => {
+    const user = userEvent.setup();
+    await renderPortal({
+      profile: profile({ provider: 'duo' }),
+      api: (a) =>
+        a
+          .on('POST', pushPath, () => json({ ...tx('waiting'), verificationCode: '376' }, 202))
+          .on(
+            'GET',
+            pollPath,
+            () => json(tx('waiting')),
+            () => json(tx('approved')),
+          ),
+    });
+    const dialog = await openDialog(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
+    const code = await within(dialog).findByRole('group', { name: 'Number to enter on the phone' });
+    expect(within(code).getByText('376')).toBeInTheDocument();
+    expect(within(code).getByText(/enter this number/)).toBeInTheDocument();
+    expect(await within(dialog).findByText('Push approved', {}, { timeout: 3000 })).toBeInTheDocument();
+    // Once answered, the number is gone.
+    expect(within(dialog).queryByText('376')).not.toBeInTheDocument();
+  });
+
   it.each([
     ['denied', 'Push denied', /denied on the phone/],
     ['fraud', 'Push reported as not you', /suspicious request/],
@@ -77,7 +101,8 @@ describe('test a phone with a push', () => {
     const user = userEvent.setup();
     await renderPortal({
       profile: profile({ provider: 'duo' }),
-      api: (a) => a.on('POST', pushPath, () => json(tx('waiting'), 202)).on('GET', pollPath, () => json(tx(state))),
+      api: (a) =>
+        a.on('POST', pushPath, () => json({ ...tx('waiting'), verificationCode: null }, 202)).on('GET', pollPath, () => json(tx(state))),
     });
     const dialog = await openDialog(user);
     await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
@@ -93,7 +118,9 @@ describe('test a phone with a push', () => {
     const { api } = await renderPortal({
       profile: profile({ provider: 'duo' }),
       api: (a) =>
-        a.on('POST', pushPath, () => json(tx('waiting'), 202)).on('GET', pollPath, () => json(tx(answered ? 'approved' : 'waiting'))),
+        a
+          .on('POST', pushPath, () => json({ ...tx('waiting'), verificationCode: null }, 202))
+          .on('GET', pollPath, () => json(tx(answered ? 'approved' : 'waiting'))),
     });
     const dialog = await openDialog(user);
     await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
@@ -118,7 +145,9 @@ describe('test a phone with a push', () => {
     await renderPortal({
       profile: profile({ provider: 'duo' }),
       api: (a) =>
-        a.on('POST', pushPath, () => json(tx('waiting'), 202)).on('GET', pollPath, () => json(tx(answered ? 'denied' : 'waiting'))),
+        a
+          .on('POST', pushPath, () => json({ ...tx('waiting'), verificationCode: null }, 202))
+          .on('GET', pollPath, () => json(tx(answered ? 'denied' : 'waiting'))),
     });
     const dialog = await openDialog(user);
     await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));

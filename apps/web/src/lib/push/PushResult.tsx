@@ -7,11 +7,33 @@ import { Loading } from '../ui/Loading';
  * Where a push stands, in words nobody can misread: waiting (with a spinner announced to screen
  * readers), approved, denied, reported as not you, or no answer in time.
  */
-export function PushResult({ state, deviceName, timeoutSeconds }: { state: PushStateName; deviceName: string; timeoutSeconds: number }) {
+export function PushResult({
+  state,
+  deviceName,
+  timeoutSeconds,
+  verificationCode = null,
+}: {
+  state: PushStateName;
+  deviceName: string;
+  timeoutSeconds: number;
+  /** Number matching: the number the phone asks for, shown large while the push waits. */
+  verificationCode?: string | null;
+}) {
   const { t } = useTranslation('app');
   const minutes = Math.round(timeoutSeconds / 60);
   switch (state) {
     case 'waiting':
+      if (verificationCode)
+        return (
+          <>
+            <div className="push-code" role="group" aria-label={t('push.code_group')}>
+              <p className="push-code__label">{t('push.enter_code', { name: deviceName })}</p>
+              <p className="push-code__value">{verificationCode}</p>
+              <p className="push-code__help">{t('push.enter_code_help')}</p>
+            </div>
+            <Loading label={t('push.waiting_code')} className="push-waiting" />
+          </>
+        );
       return <Loading label={t('push.waiting', { name: deviceName })} className="push-waiting" />;
     case 'approved':
       return (

@@ -183,7 +183,12 @@ export function StepUpDialog({
       {verify.error ? <ErrorAlert error={verify.error} title={t('failed')} /> : null}
       {method === 'webauthn' && webauthn.error ? <ErrorAlert error={webauthn.error} title={t('webauthn.failed')} /> : null}
       {method === 'push' && pushState && pushPhone ? (
-        <PushResult state={pushState} deviceName={pushPhone.name} timeoutSeconds={PUSH_TIMEOUT_SECONDS} />
+        <PushResult
+          state={pushState}
+          deviceName={pushPhone.name}
+          timeoutSeconds={PUSH_TIMEOUT_SECONDS}
+          verificationCode={startPush.data?.verificationCode}
+        />
       ) : null}
       {method === 'push' && startPush.error ? <ErrorAlert error={startPush.error} title={t('push.failed')} /> : null}
       {method === 'push' && push.error ? <ErrorAlert error={push.error} title={t('push.failed')} /> : null}

@@ -23,7 +23,8 @@ const status = (state: PushStateName, active = state === 'approved'): StepUpPush
     ? { active: true, method: 'push', verifiedAt: '2025-05-01T12:00:10.000Z', expiresAt: '2025-05-01T12:05:10.000Z', maxAgeSeconds: 300 }
     : { active: false, method: null, verifiedAt: null, expiresAt: null, maxAgeSeconds: 300 },
 });
-const { stepUp: _omit, ...started } = status('waiting');
+const { stepUp: _omit, ...waiting } = status('waiting');
+const started = { ...waiting, verificationCode: null };
 
 beforeEach(() => {
   pushPolling.intervalMs = 20;

@@ -147,7 +147,14 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
                     : t('test.push_send')}
               </Button>
               <div className="after-form">
-                {pushState ? <PushResult state={pushState} deviceName={device.name} timeoutSeconds={PUSH_TIMEOUT_SECONDS} /> : null}
+                {pushState ? (
+                  <PushResult
+                    state={pushState}
+                    deviceName={device.name}
+                    timeoutSeconds={PUSH_TIMEOUT_SECONDS}
+                    verificationCode={startPush.data?.verificationCode}
+                  />
+                ) : null}
                 {startPush.error ? <ErrorAlert error={startPush.error} title={t('test.push_failed')} /> : null}
                 {push.error ? <ErrorAlert error={push.error} title={t('test.push_failed')} /> : null}
               </div>
