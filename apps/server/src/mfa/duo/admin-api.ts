@@ -1,5 +1,5 @@
 import { MAX_BYPASS_VALIDITY_SECONDS } from '@mfa-portal/shared';
-import type { DuoClient } from './client.js';
+import { BACKGROUND_RETRY, type DuoClient } from './client.js';
 import type {
   DuoActivation,
   DuoBypassCode,
@@ -41,9 +41,12 @@ export function duoAdminApi(client: DuoClient) {
     },
     /** `GET /admin/v1/users`: every user, every page (`limit`/`offset`, `next_offset` followed to the end). */
     listUsers: () => client.getAll<DuoUser>('/admin/v1/users'),
-    /** The same list a page at a time (the directory sync), `beforePage` awaited before each call. */
+    /**
+     * The same list a page at a time (the directory sync), `beforePage` awaited before each call. Nobody
+     * waits on it, so a throttled page is waited for as long as Duo's own clients would.
+     */
     eachUserPage: (onPage: (users: DuoUser[]) => Promise<void>, beforePage: () => Promise<void>) =>
-      client.forEachPage<DuoUser>('/admin/v1/users', onPage, {}, { beforePage }),
+      client.forEachPage<DuoUser>('/admin/v1/users', onPage, {}, { beforePage, retry: BACKGROUND_RETRY }),
     /**
      * Modify User, `POST /admin/v1/users/{user_id}` (form parameters): here only `status`, which Duo
      * accepts as `active`, `bypass` or `disabled`; `active` ends a lockout. Answers the user as modified.

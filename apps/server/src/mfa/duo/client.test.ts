@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DuoClient, type DuoClientOptions } from './client.js';
+import { BACKGROUND_RETRY, DuoClient, type DuoClientOptions } from './client.js';
 import { DuoApiError } from './errors.js';
 import type { DuoHttpRequest, DuoHttpResponse, DuoTransport } from './transport.js';
 
@@ -227,6 +227,17 @@ describe('DuoClient retries', () => {
     expect(waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(3000);
     // 1 s (+0.999 s), then the 2 s scheduled no longer fit the 3 s budget: given up rather than early.
     expect(waits).toEqual([1999]);
+  });
+
+  it('a background read (BACKGROUND_RETRY) waits Duo’s whole schedule, up to 32 s a wait; a person’s request gives up within its budget', async () => {
+    const script = [...Array.from({ length: 6 }, () => fail(429, 42901)), ok([{ user_id: 'DU1' }])];
+    const person = harness(script);
+    await rejection(person.client.request('GET', '/admin/v1/users'));
+    expect(person.waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(8000);
+
+    const sync = harness(script);
+    await expect(sync.client.request('GET', '/admin/v1/users', { retry: BACKGROUND_RETRY })).resolves.toEqual([{ user_id: 'DU1' }]);
+    expect(sync.waits).toEqual([1500, 2500, 4500, 8500, 16500, 32500]);
   });
 
   it('honours Retry-After as a floor, and gives up at once when it exceeds the budget', async () => {

@@ -74,7 +74,15 @@ export interface DuoRequestOptions {
    * and is never retried — the next poll is the retry, and a time-out is no outage (`timedOut` on the error).
    */
   longPoll?: { timeoutMs: number };
+  /**
+   * This call's retry bounds instead of the client's: work nobody waits on (the directory sync) may
+   * wait as long as Duo's own clients do, where a person's request gives up sooner.
+   */
+  retry?: Partial<RetryPolicy>;
 }
+
+/** Bounds for background reads: Duo's clients' full schedule (1 s doubling to 32 s), about two minutes in all. */
+export const BACKGROUND_RETRY: Readonly<Partial<RetryPolicy>> = Object.freeze({ maxAttempts: 8, maxTotalWaitMs: 120_000 });
 
 /** Duo's success envelope. */
 export interface DuoEnvelope<T> {
@@ -269,6 +277,7 @@ export class DuoClient {
         retryable = isIdempotent(method);
       }
       if (options.longPoll) retryable = false;
+      const policy = options.retry ? { ...this.policy, ...options.retry } : this.policy;
 
       const decision = retryable
         ? nextRetry(
@@ -278,13 +287,13 @@ export class DuoClient {
               floorMs: failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : null,
               rateLimited: failure.kind === 'rate_limited',
             },
-            this.policy,
+            policy,
             this.random,
           )
         : null;
       if (!decision?.retry) {
         if (failure.kind === 'rate_limited' && failure.retryAfterSeconds === undefined)
-          failure.retryAfterSeconds = Math.ceil(this.policy.maxDelayMs / 1000);
+          failure.retryAfterSeconds = Math.ceil(policy.maxDelayMs / 1000);
         const error = new DuoApiError(failure, label, { cause });
         this.logger?.warn(
           {
