@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
 import { createTestDatabase } from '../../../test/database.js';
-import { MfaError, type MfaProvider, type PushState } from '../../mfa/port.js';
+import { MfaError, type MfaProvider, type PushOptions, type PushState } from '../../mfa/port.js';
 import { createPushService, type PushService } from './push.service.js';
 
 /**
@@ -17,13 +17,16 @@ const at = (s: number) => new Date(T0.getTime() + s * 1000);
 function scriptedProvider() {
   const answers = new Map<string, PushState>();
   const calls: string[] = [];
+  const options: PushOptions[] = [];
+  let numberMatching = false;
   let n = 0;
   const provider = {
-    async startPush(username: string, deviceId: string) {
+    async startPush(username: string, deviceId: string, opts: PushOptions) {
       calls.push(`startPush ${username} ${deviceId}`);
+      options.push(opts);
       const txid = `duo-tx-${++n}`;
       answers.set(txid, { state: 'waiting', detail: null });
-      return { txid };
+      return { txid, verificationCode: numberMatching ? '376' : null };
     },
     async pushStatus(username: string, txid: string) {
       calls.push(`pushStatus ${username} ${txid}`);
@@ -42,7 +45,14 @@ function scriptedProvider() {
       return answers.get(pushId)!;
     },
   };
-  return { provider: provider as unknown as MfaProvider, answers, calls };
+  return {
+    provider: provider as unknown as MfaProvider,
+    answers,
+    calls,
+    options,
+    /** The provider's pushes ask for a number on the phone (Verified Duo Push). */
+    requireNumberMatching: (on: boolean) => void (numberMatching = on),
+  };
 }
 
 describe('push service', () => {
@@ -80,6 +90,24 @@ describe('push service', () => {
     expect(await refOf(push.txid)).toMatch(/^duo-tx-/);
     expect(push.txid).not.toContain('duo');
     expect(script.calls.at(-1)).toBe('startPush bob@example.com d1');
+  });
+
+  it('tells the provider what the push is for and where the person is; a number-matching code comes back to show', async () => {
+    script.requireNumberMatching(true);
+    try {
+      const { confirmationCode } = await pushes.start({
+        upn: 'bob@example.com',
+        deviceId: 'd1',
+        purpose: 'device_test',
+        actorUpn: 'bob@example.com',
+        clientAddress: '192.0.2.7',
+        now: T0,
+      });
+      expect(confirmationCode).toBe('376');
+      expect(script.options.at(-1)).toEqual({ purpose: 'device_test', ipaddr: '192.0.2.7' });
+    } finally {
+      script.requireNumberMatching(false);
+    }
   });
 
   it('shows its answer only to the sign-in session that started it: an approval grants nothing to another session', async () => {
