@@ -13,6 +13,9 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts', 'src/test/preload-main-app.ts'],
+    // A screen typed into key by key under jsdom takes seconds on a busy 2-core machine (the server
+    // suites run beside it): Vitest's 5 s default fails them for being slow, not wrong.
+    testTimeout: 20_000,
     restoreMocks: true,
     unstubGlobals: true,
     // Pre-bundled: one module instead of hundreds for each test file that renders the main application.
