@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { signInAt } from './helpers';
+import { answerPasscode, hasAuthenticator, nextPasscode, signInAt } from './helpers';
 import { chooseOption, enrolAuthenticator, pressButton, typeInto, watchCsp } from './support/portal';
 
 /**
@@ -19,6 +19,7 @@ const PORT = Number(process.env.E2E_PORT ?? 8643) + 61;
 const BASE = `https://localhost:${PORT}/`;
 const SCIM_TOKEN = 'e2e-scim-token-0123456789-abcdefghijklmnopqrstuvwxyz';
 const serverEntry = path.join(import.meta.dirname, '..', '..', 'apps', 'server', 'src', 'server.ts');
+const passCommand = path.join(import.meta.dirname, '..', '..', 'apps', 'server', 'src', 'cli', 'enrolment-pass.ts');
 const NEWHIRE = 'newhire@example.org';
 const DESK = 'desk@example.org';
 const BOSS = 'boss@example.org';
@@ -53,21 +54,46 @@ function scim(method: string, pathname: string, body?: unknown): Promise<{ statu
   });
 }
 
+/** The portal's configuration: the server and the operator's command read the same. */
+const portalEnv = () => ({
+  ...process.env,
+  PORT: String(PORT),
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'test',
+  DEMO_DATA: 'false',
+  SCIM_TOKEN,
+  SCIM_GROUP_HELPDESK: 'MFA Helpdesk',
+  SCIM_GROUP_SOLUTION_ADMIN: 'MFA Solution Admins',
+  FIRST_DEVICE_POLICY: 'pass',
+});
+
+async function stopServer(): Promise<void> {
+  const child = server;
+  server = undefined;
+  if (child && child.exitCode === null) {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** `npm run enrolment-pass -- <upn> --reason …`, as the operator runs it on the portal's machine; its output. */
+function operatorIssuesPass(upn: string, reason: string): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', passCommand, upn, '--reason', reason],
+      { cwd: path.dirname(serverEntry), env: portalEnv(), timeout: 120_000 },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
+  });
+}
+
 async function startServer(): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
     cwd: path.dirname(serverEntry),
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      DEMO_DATA: 'false',
-      SCIM_TOKEN,
-      SCIM_GROUP_HELPDESK: 'MFA Helpdesk',
-      SCIM_GROUP_SOLUTION_ADMIN: 'MFA Solution Admins',
-      FIRST_DEVICE_POLICY: 'pass',
-    },
+    env: portalEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -96,6 +122,8 @@ async function signedIn(browser: Browser, upn: keyof typeof PASSWORDS, at = '/')
   const page = await context.newPage();
   await page.goto(at);
   await signInAt(page, upn, PASSWORDS[upn], { secondFactor: 'none' });
+  // Once they have an authenticator app, the identity provider asks for its code.
+  if (hasAuthenticator(upn)) await answerPasscode(page, await nextPasscode(upn));
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   return page;
 }
@@ -120,25 +148,14 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  const child = server;
-  server = undefined;
-  if (child && child.exitCode === null) {
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await stopServer();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-// Waits on a way to bootstrap the first administrator: administration now needs a second factor in the
-// token, and on this portal (empty directory, `pass` policy) the helpdesk member created over SCIM has no
-// device and cannot get one without a pass that only an administrator with a second factor can issue.
-// The SCIM, adoption and session rules it covered are proven by the server suites (scim-ownership,
-// session-trust) meanwhile.
-test.fixme('a SCIM user enrols the first device with an enrolment pass, is deactivated, then deleted with the history kept', async ({
+test('a SCIM user enrols the first device with an enrolment pass, is deactivated, then deleted with the history kept', async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
   let newhireId = '';
 
   await test.step('the directory provisions staff and groups over SCIM', async () => {
@@ -149,6 +166,37 @@ test.fixme('a SCIM user enrols the first device with an enrolment pass, is deact
     newhireId = hire.json.id;
     expect((await scim('POST', '/Groups', { displayName: 'MFA Helpdesk', members: [{ value: desk.json.id }] })).status).toBe(201);
     expect((await scim('POST', '/Groups', { displayName: 'MFA Solution Admins', members: [{ value: boss.json.id }] })).status).toBe(201);
+  });
+
+  const passes: Partial<Record<typeof DESK | typeof BOSS, string>> = {};
+  await test.step('the operator issues the first administrators their passes from the command line', async () => {
+    // Administration needs a second factor, and nobody on this new portal has one yet: the operator
+    // bootstraps, with the portal stopped (PGlite serves one process at a time).
+    await stopServer();
+    const refused = await operatorIssuesPass('nobody@example.org', 'not provisioned');
+    expect(refused.code).not.toBe(0);
+    expect(refused.out).toContain("not in the portal's directory");
+    for (const upn of [DESK, BOSS] as const) {
+      const issued = await operatorIssuesPass(upn, 'First administrators of a new portal');
+      expect(issued.code, issued.out).toBe(0);
+      passes[upn] = /\b([A-Z2-9]{4}(?:-[A-Z2-9]{4}){3})\b/.exec(issued.out)?.[1];
+      expect(passes[upn]).toBeTruthy();
+    }
+    await startServer();
+  });
+
+  await test.step('the helpdesk member adds a first device with the pass, then signs in with it', async () => {
+    const desk = await signedIn(browser, DESK);
+    // A password alone does not open administration.
+    await desk.goto(`/admin/users/${NEWHIRE}/`);
+    await expect(desk.getByText('Administration needs a sign-in with a second factor.', { exact: false }).first()).toBeVisible();
+    await expect(desk.getByRole('heading', { level: 1, name: 'Newhire Example' })).toHaveCount(0);
+    await desk.goto('/devices/add');
+    await desk.getByRole('textbox', { name: 'Enrolment pass' }).fill(passes[DESK]!);
+    await desk.getByRole('button', { name: 'Continue' }).click();
+    await expect(desk.getByRole('link', { name: 'Add an authenticator app' })).toBeVisible();
+    await enrolAuthenticator(desk, DESK, 'Desk phone');
+    await desk.context().close();
   });
 
   const hire = await signedIn(browser, NEWHIRE);
@@ -211,12 +259,18 @@ test.fixme('a SCIM user enrols the first device with an enrolment pass, is deact
   await test.step('deleted over SCIM: account and devices gone, history kept in the audit log', async () => {
     expect((await scim('DELETE', `/Users/${newhireId}`)).status).toBe(204);
     expect((await scim('GET', `/Users/${newhireId}`)).status).toBe(404);
-    const boss = await signedIn(browser, BOSS, `/admin/users/${NEWHIRE}/`);
-    await expect(boss.getByText('No such user is known to the portal or the MFA provider.')).toBeVisible();
-    await boss.goto('/admin/audit');
-    await boss.getByLabel('About (sign-in name)').fill(NEWHIRE);
-    await boss.getByRole('button', { name: 'Show events' }).click();
-    const table = boss.getByRole('table');
+    const boss = await signedIn(browser, BOSS);
+    await boss.goto('/devices/add');
+    await boss.getByRole('textbox', { name: 'Enrolment pass' }).fill(passes[BOSS]!);
+    await boss.getByRole('button', { name: 'Continue' }).click();
+    await enrolAuthenticator(boss, BOSS, 'Boss phone');
+    await boss.context().close();
+    const admin = await signedIn(browser, BOSS, `/admin/users/${NEWHIRE}/`);
+    await expect(admin.getByText('No such user is known to the portal or the MFA provider.')).toBeVisible();
+    await admin.goto('/admin/audit');
+    await admin.getByLabel('About (sign-in name)').fill(NEWHIRE);
+    await admin.getByRole('button', { name: 'Show events' }).click();
+    const table = admin.getByRole('table');
     for (const action of [
       'scim.user.create',
       'admin.user.issue_enrolment_pass',
@@ -227,6 +281,6 @@ test.fixme('a SCIM user enrols the first device with an enrolment pass, is deact
     ]) {
       await expect(table.getByText(action, { exact: false }).first()).toBeVisible();
     }
-    await boss.context().close();
+    await admin.context().close();
   });
 });

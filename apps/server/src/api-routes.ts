@@ -67,7 +67,13 @@ export async function apiRoutes(app: FastifyInstance, opts: { services: Services
     assertAllowed: (who: { upn: string; session: string }, now: Date) => enrolmentPasses.assertFirstDeviceAllowed(who, now),
   };
   const self = { mfa, audit, stepUp, verification, pushes, totpIssuer: config.mfa.totpIssuer, firstDevice };
-  const me = { prefix: '/api/me', verify, policy, audit };
+  const me = {
+    prefix: '/api/me',
+    verify,
+    policy,
+    audit,
+    protectedFirstDevice: (who: { upn: string; session: string }) => enrolmentPasses.protectedFirstDeviceAllowed(who),
+  };
   await app.register(deviceRoutes, { ...me, service: createDevicesService(self) });
   await app.register(phoneRoutes, { ...me, service: createPhonesService(self) });
   await app.register(capabilitiesRoutes, { prefix: '/api/me', verify, mfa });

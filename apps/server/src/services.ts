@@ -157,6 +157,7 @@ export function createServices(
     policy: config.provisioning.firstDevice.policy,
     windowDays: config.provisioning.firstDevice.windowDays,
     limiter: createDbRateLimiter(db, { name: 'enrolment_pass', limit: 5, intervalSeconds: 900 }),
+    isProtected: policy.isProtected,
   });
   const webauthn = createWebauthnService({
     db,

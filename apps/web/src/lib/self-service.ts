@@ -1,11 +1,13 @@
-import { useUser } from '../shell/contexts';
+import { hasMfaData, useUser } from '../shell/contexts';
 
 /**
  * Whether the signed-in user may change their own MFA here. Holders of a restricted role (protected
- * accounts) may not: a Solution Administrator other than themselves makes those changes. The server
- * enforces this; the screens only hide what would be refused and say why.
+ * accounts) may not: a Solution Administrator other than themselves makes those changes. One exception:
+ * a protected account with no device adds its first one itself, with an enrolment pass (the add-device
+ * screens ask for it). The server enforces all of this; the screens only hide what would be refused.
  */
 export function useCanChangeOwnMfa(): boolean {
-  const { user } = useUser();
-  return !user?.isProtected;
+  const { user, mfaData } = useUser();
+  if (!user?.isProtected) return true;
+  return hasMfaData(mfaData) && mfaData.devices.length === 0;
 }

@@ -19,7 +19,7 @@ import type { BypassCodesService } from './bypass-codes.service.js';
 export async function bypassCodeRoutes(app: FastifyInstance, opts: SelfRoutesOptions & { service: BypassCodesService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const bypassCodes = opts.service;
-  const self = selfPolicy(opts.policy, opts.audit);
+  const self = selfPolicy(opts.policy, opts.audit, opts.protectedFirstDevice);
   installSelfServiceHooks(app, opts.verify);
 
   r.get(

@@ -21,11 +21,24 @@ export function installSelfServiceHooks(app: FastifyInstance, verify: TokenVerif
 /**
  * preValidation: the policy's decision on a self-service change (a protected-account holder may not
  * change their own MFA nor mint their own bypass codes). A denial is audited; nothing else runs.
+ * One exception, `protectedFirstDevice`: a protected account with no device adds its first one with an
+ * enrolment pass redeemed in this session (the only way its first administrators ever get one).
  */
-export function selfPolicy(policy: Policy, audit: AuditService) {
+export function selfPolicy(
+  policy: Policy,
+  audit: AuditService,
+  protectedFirstDevice?: (who: { upn: string; session: string }) => Promise<boolean>,
+) {
   return (action: SelfAction) => async (request: FastifyRequest) => {
     const decision = policy.self({ upn: request.caller.upn, roles: request.caller.roles }, action);
     if (decision.allow) return;
+    if (
+      action === 'me.change_mfa' &&
+      decision.reason === 'protected_self_service' &&
+      protectedFirstDevice &&
+      (await protectedFirstDevice({ upn: request.caller.upn, session: request.caller.session }))
+    )
+      return;
     await audit.append({
       actor: { upn: request.caller.upn, roles: request.caller.roles },
       target: request.caller.upn,
@@ -45,4 +58,6 @@ export interface SelfRoutesOptions {
   verify: TokenVerifier;
   policy: Policy;
   audit: AuditService;
+  /** A protected account's first device, with a pass redeemed in this session (see {@link selfPolicy}). */
+  protectedFirstDevice?: (who: { upn: string; session: string }) => Promise<boolean>;
 }

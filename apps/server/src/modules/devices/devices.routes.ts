@@ -27,7 +27,7 @@ import type { DevicesService } from './devices.service.js';
 export async function deviceRoutes(app: FastifyInstance, opts: SelfRoutesOptions & { service: DevicesService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const devices = opts.service;
-  const self = selfPolicy(opts.policy, opts.audit);
+  const self = selfPolicy(opts.policy, opts.audit, opts.protectedFirstDevice);
   const changeMfa = self('me.change_mfa');
   installSelfServiceHooks(app, opts.verify);
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ROLE_HELPDESK } from '@mfa-portal/shared';
 import { ADMIN, callAs, HELPDESK } from '../../../test/admin-api.js';
-import { meTestApp, type MeTestApp } from '../../../test/me-api.js';
+import { meTestApp, totpAt, type MeTestApp } from '../../../test/me-api.js';
 
 /** First-device policy and enrolment passes (issue 15), from outside. ivan@example.com starts without a device. */
 
@@ -29,6 +30,52 @@ describe('first-device policy "open" (the demo default)', () => {
     m = await meTestApp();
     expect((await m.call(IVAN, 'GET', '/enrolment-policy')).json()).toMatchObject({ policy: 'open', passRequired: false });
     expect((await enrol(m)).statusCode).toBe(201);
+  });
+});
+
+describe('a protected account’s first device', () => {
+  /** ivan, made a helpdesk member before he has any device (his account is protected from now on). */
+  const asNewDesk = async (app: MeTestApp, method: 'GET' | 'POST' | 'PATCH', path: string, payload?: unknown, sid?: string) =>
+    app.t.app.inject({
+      method,
+      url: `/api/me${path}`,
+      headers: {
+        authorization: `Bearer ${await app.token(IVAN, [ROLE_HELPDESK], sid ? { sid } : {})}`,
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+    });
+
+  it('needs a pass whatever the policy; the pass opens it in that session only, and only until the first device', async () => {
+    m = await meTestApp();
+    expect((await asNewDesk(m, 'GET', '/enrolment-policy')).json()).toMatchObject({ policy: 'open', passRequired: true });
+    const refused = await asNewDesk(m, 'POST', '/devices/authenticator', {});
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('auth.protected_account');
+
+    const issued = await issue(m, { reason: 'First device of a new helpdesk member', uses: 1, lifetimeMinutes: 60 }, ADMIN);
+    expect(issued.statusCode, issued.body).toBe(201);
+    expect((await asNewDesk(m, 'POST', '/enrolment-pass', { pass: issued.json().pass })).statusCode).toBe(200);
+    expect((await asNewDesk(m, 'GET', '/enrolment-policy')).json()).toMatchObject({ passRequired: false });
+    // Another sign-in session of his inherits nothing.
+    const elsewhere = await asNewDesk(m, 'POST', '/devices/authenticator', {}, 'ivan-elsewhere');
+    expect(elsewhere.json().code).toBe('auth.protected_account');
+    expect((await asNewDesk(m, 'GET', '/enrolment-policy', undefined, 'ivan-elsewhere')).json()).toMatchObject({ passRequired: true });
+
+    const started = await asNewDesk(m, 'POST', '/devices/authenticator', {});
+    expect(started.statusCode, started.body).toBe(201);
+    const { enrolmentId, secret } = started.json();
+    const confirmed = await asNewDesk(m, 'POST', `/devices/authenticator/${enrolmentId}/confirm`, {
+      code: totpAt(secret),
+      name: 'Desk phone',
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    // From the first device on, his account's changes are a Solution Administrator's again.
+    const second = await asNewDesk(m, 'POST', '/devices/authenticator', {});
+    expect(second.statusCode).toBe(403);
+    expect(second.json().code).toBe('auth.protected_account');
+    const renamed = await asNewDesk(m, 'PATCH', `/devices/${confirmed.json().id}`, { name: 'Renamed' });
+    expect(renamed.json().code).toBe('auth.protected_account');
   });
 });
 

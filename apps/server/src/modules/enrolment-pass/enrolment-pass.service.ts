@@ -57,10 +57,11 @@ export interface ActorContext {
   session: string;
 }
 
-/** Whose first-device enrolment is asked about: a user in one sign-in session. */
+/** Whose first-device enrolment is asked about: a user in one sign-in session (with their roles, when known). */
 export interface SessionRef {
   upn: string;
   session: string;
+  roles?: readonly string[];
 }
 
 export interface EnrolmentPassDeps {
@@ -71,6 +72,11 @@ export interface EnrolmentPassDeps {
   windowDays: number;
   /** Budget of redemption attempts per user (guessing). */
   limiter: AsyncRateLimiter;
+  /**
+   * Whether roles make an account protected. A protected account never enrols on its own word: its first
+   * device needs a pass whatever the policy (one only a Solution Administrator or the operator issues).
+   */
+  isProtected?: (roles: readonly string[]) => boolean;
   now?: () => Date;
 }
 
@@ -93,16 +99,28 @@ export function createEnrolmentPassService(deps: EnrolmentPassDeps) {
     const grant = await repo.latestGrant(key, who.session, new Date(now.getTime() - grantMs));
     const grantedUntil = grant?.redeemed_at ? new Date(new Date(grant.redeemed_at).getTime() + grantMs) : null;
     const end = await windowEnd(key);
+    const protectedAccount = who.roles !== undefined && (deps.isProtected?.(who.roles) ?? false);
     let passRequired = false;
-    if (deps.policy !== 'open' && !grantedUntil && !(end && end.getTime() > now.getTime())) {
+    if (!grantedUntil && (protectedAccount || (deps.policy !== 'open' && !(end && end.getTime() > now.getTime())))) {
       const devices = await mfa.listDevices(key).catch(() => []);
       passRequired = devices.length === 0;
     }
     return { policy: deps.policy, passRequired, windowEndsAt: iso(end), passGrantedUntil: iso(grantedUntil) };
   }
 
+  /**
+   * A protected account may add its first device itself only with a pass redeemed in this session, and
+   * only while it has no device: from the first one on, its changes are a Solution Administrator's.
+   */
+  async function protectedFirstDeviceAllowed(who: SessionRef, now: Date): Promise<boolean> {
+    const grant = await repo.latestGrant(who.upn.toLowerCase(), who.session, new Date(now.getTime() - grantMs));
+    if (!grant?.redeemed_at) return false;
+    return (await mfa.listDevices(who.upn.toLowerCase())).length === 0;
+  }
+
   return {
     status: (who: SessionRef) => status(who, clock()),
+    protectedFirstDeviceAllowed: (who: SessionRef) => protectedFirstDeviceAllowed(who, clock()),
 
     /** Before a first-device enrolment without step-up: 403 `enrolment.pass_required` when the policy says so. */
     async assertFirstDeviceAllowed(who: SessionRef, now = clock()): Promise<void> {

@@ -23,7 +23,7 @@ import type { PhonesService } from './phones.service.js';
 export async function phoneRoutes(app: FastifyInstance, opts: SelfRoutesOptions & { service: PhonesService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const phones = opts.service;
-  const self = selfPolicy(opts.policy, opts.audit);
+  const self = selfPolicy(opts.policy, opts.audit, opts.protectedFirstDevice);
   const changeMfa = self('me.change_mfa');
   installSelfServiceHooks(app, opts.verify);
 

@@ -12,11 +12,8 @@ import {
   webauthnPolicySchema,
   webauthnTestResponseSchema,
 } from '@mfa-portal/shared';
-import type { Policy } from '../../auth/policy.js';
-import type { TokenVerifier } from '../../auth/token-verifier.js';
 import { installAdminHooks, type AdminRoutesOptions } from '../admin/common/admin-routes.js';
-import { installSelfServiceHooks, selfPolicy } from '../common/self-routes.js';
-import type { AuditService } from '../audit/audit.service.js';
+import { installSelfServiceHooks, selfPolicy, type SelfRoutesOptions } from '../common/self-routes.js';
 import type { WebauthnPolicyService } from './webauthn-policy.service.js';
 import type { WebauthnContext, WebauthnService } from './webauthn.service.js';
 
@@ -39,11 +36,8 @@ const contextOf = (request: FastifyRequest): WebauthnContext => ({
   session: request.caller.session,
 });
 
-export interface WebauthnRoutesOptions {
-  verify: TokenVerifier;
+export interface WebauthnRoutesOptions extends SelfRoutesOptions {
   service: WebauthnService;
-  policy: Policy;
-  audit: AuditService;
 }
 
 /**
@@ -57,7 +51,7 @@ export async function webauthnRoutes(app: FastifyInstance, opts: WebauthnRoutesO
   // The same bearer-token and no-store hooks as every other self-service routes plugin.
   installSelfServiceHooks(app, opts.verify);
   /** A protected-account holder may not change their own MFA (as for every other device); a denial is audited. */
-  const changeMfa = selfPolicy(opts.policy, opts.audit)('me.change_mfa');
+  const changeMfa = selfPolicy(opts.policy, opts.audit, opts.protectedFirstDevice)('me.change_mfa');
 
   r.post(
     '/webauthn/registration',

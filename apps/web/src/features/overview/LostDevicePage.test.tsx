@@ -109,4 +109,19 @@ describe('self-service lost-device wizard', () => {
     await renderPortal({ path: '/devices/lost', profile: protectedProfile });
     expect(await screen.findByRole('heading', { level: 1, name: 'Your account is protected' })).toBeInTheDocument();
   });
+
+  it('lets a protected account with no device add its first one, asking for its enrolment pass', async () => {
+    const first = profile({ devices: [] });
+    first.user = { ...first.user, isProtected: true };
+    await renderPortal({
+      path: '/devices/add',
+      profile: first,
+      api: (a) =>
+        a.on('GET', '/api/me/enrolment-policy', () =>
+          json({ policy: 'open', passRequired: true, windowEndsAt: null, passGrantedUntil: null }),
+        ),
+    });
+    expect(await screen.findByRole('heading', { name: 'Enter your enrolment pass' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { level: 1, name: 'Your account is protected' })).not.toBeInTheDocument();
+  });
 });
