@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { answerPasscode, DEMO_PASSWORD, demoTokenSeed, hotp, onDuo, signInAt, totpAt, totpStep } from './helpers';
 import { answerPush, pushIds } from './support/duo-standin';
-import { pressButton, stepUpDialog, typeInto } from './support/portal';
+import { numberShown, pressButton, stepUpDialog, typeInto } from './support/portal';
 import { startPortalProcess, type PortalProcess } from './support/portal-process';
 
 /**
@@ -126,7 +126,7 @@ async function checkWorks(page: Page, upn: string, name: string, kind: string, t
   if (onDuo && kind === 'Phone') {
     const before = await pushIds(upn);
     await pressButton(page, 'Send a push', dialog);
-    await answerPush(upn, name, 'allow', before);
+    await answerPush(upn, name, 'allow', before, await numberShown(dialog));
     await expect(dialog.getByRole('status').filter({ hasText: 'Push approved' })).toContainText(`You approved the push on “${name}”.`);
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();

@@ -1,7 +1,7 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { openSignedIn, tokenName } from './helpers';
 import { activatePhone, answerPush, phonesOf, pushIds } from './support/duo-standin';
-import { expectAccessible, followLink, pressButton, stepUpDialog, typeInto, watchCsp } from './support/portal';
+import { expectAccessible, followLink, numberShown, pressButton, stepUpDialog, typeInto, watchCsp } from './support/portal';
 
 /**
  * A phone on Duo from start to finish (issues 4 and 6; playwright.duo.config.ts only, tag @duo): bob adds
@@ -16,19 +16,6 @@ import { expectAccessible, followLink, pressButton, stepUpDialog, typeInto, watc
  */
 const BOB = 'bob@example.com';
 const NEW_PHONE = 'Work iPhone';
-
-/**
- * The number the browser shows for a verified push (this Duo tenant requires Verified Duo Push): what
- * the person reads and enters in Duo Mobile.
- */
-async function numberShown(scope: Locator): Promise<string> {
-  const group = scope.getByRole('group', { name: 'Number to enter on the phone' });
-  await expect(group).toBeVisible();
-  await expect(group).toContainText('enter this number');
-  const value = group.getByText(/^\d{3}$/);
-  await expect(value).toBeVisible();
-  return (await value.textContent())!.trim();
-}
 
 /** Chooses "a push to my phone" in the step-up dialog, from the keyboard. */
 async function choosePush(page: Page): Promise<void> {

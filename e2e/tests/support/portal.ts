@@ -296,3 +296,16 @@ export async function confirmSignOutAtProvider(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: /sign out/i })).toBeFocused();
   await page.keyboard.press('Enter');
 }
+
+/**
+ * The number the browser shows for a verified push (the journeys' Duo tenant requires Verified Duo Push): what
+ * the person reads and enters in Duo Mobile.
+ */
+export async function numberShown(scope: Locator): Promise<string> {
+  const group = scope.getByRole('group', { name: 'Number to enter on the phone' });
+  await expect(group).toBeVisible();
+  await expect(group).toContainText('enter this number');
+  const value = group.getByText(/^\d{3}$/);
+  await expect(value).toBeVisible();
+  return (await value.textContent())!.trim();
+}
