@@ -1,7 +1,7 @@
 /**
- * `npm run test:e2e:all` (the end-to-end part of `npm test`): the builtin journeys in two halves, the
+ * `npm run test:e2e:all` (the end-to-end part of `npm test`): the builtin journeys in three thirds, the
  * Duo journeys and the Entra journeys, each a Playwright run with its own portal, ports and data, run
- * side by side in E2E_LANES lanes (default 2). Each half of the builtin journeys gets a fresh portal, as
+ * side by side in E2E_LANES lanes (default 2). Each third of the builtin journeys gets a fresh portal, as
  * each run always has; the journeys of one run still go one after another (they share its demo staff).
  *
  * Every line is printed as it comes, prefixed with its run's name; a summary at the end gives each run's
@@ -18,20 +18,20 @@ interface Run {
 }
 
 const builtinPort = Number(process.env.E2E_PORT ?? 8643);
+// Longest first, so the lanes end together: the Duo journeys, then the builtin journeys in three thirds,
+// then the short Entra run. Ports: each third's portal is 300 above the one before (each also uses +25
+// for mail, +57 for the audit-tamper portal, +58 for the demo walk and +61 for SCIM), clear of Duo's
+// (8743) and Entra's (8843, 8844).
+const builtinThird = (n: number): Run => ({
+  name: `builtin ${n}/3`,
+  args: ['-c', 'e2e/playwright.config.ts', `--shard=${n}/3`],
+  env: { E2E_PORT: String(builtinPort + 300 * (n - 1)) },
+});
 const RUNS: Run[] = [
-  // Ports: the second half's portal is 300 above the first's (each also uses +25 for mail and +57 for the
-  // audit-tamper portal), clear of Duo's (8743) and Entra's (8843, 8844).
-  {
-    name: 'builtin 1/2',
-    args: ['-c', 'e2e/playwright.config.ts', '--shard=1/2'],
-    env: { E2E_PORT: String(builtinPort) },
-  },
-  {
-    name: 'builtin 2/2',
-    args: ['-c', 'e2e/playwright.config.ts', '--shard=2/2'],
-    env: { E2E_PORT: String(builtinPort + 300) },
-  },
   { name: 'duo', args: ['-c', 'e2e/playwright.duo.config.ts'], env: {} },
+  builtinThird(1),
+  builtinThird(2),
+  builtinThird(3),
   { name: 'entra', args: ['-c', 'e2e/playwright.entra.config.ts'], env: {} },
 ];
 const LANES = Math.max(1, Math.min(RUNS.length, Number(process.env.E2E_LANES) || 2));
