@@ -4,9 +4,9 @@ import { deviceSchema, MFA_STATUSES, mfaDataSchema } from './profile.js';
 import { userText } from './user-text.js';
 
 /**
- * Contract of the administration API (`/api/admin/...`, issue 5): Helpdesk and Solution
- * Administrators acting for other staff, the hardware-token inventory and the audit log.
- * Every change carries a reason and a ticket reference (recorded in the audit log).
+ * Contract of the administration API (`/api/admin/...`): Helpdesk and Solution Administrators acting
+ * for other staff. Every change carries a reason and a ticket reference (recorded in the audit log).
+ * The hardware-token inventory is in admin-tokens-api.ts, the audit log in admin-audit-api.ts.
  */
 
 export const ADMIN_PAGE_DEFAULT = 20;
@@ -14,7 +14,8 @@ export const ADMIN_PAGE_MAX = 100;
 export const ADMIN_REASON_MAX_LENGTH = 500;
 export const ADMIN_TICKET_MAX_LENGTH = 64;
 
-const pageLimit = z.coerce
+/** `limit` of a paged admin list. */
+export const adminPageLimitSchema = z.coerce
   .number({ message: 'must be a number' })
   .int('must be a whole number')
   .min(1, 'must be at least 1')
@@ -44,7 +45,7 @@ export const adminDeviceParamsSchema = z.object({ upn: upnSchema, id: z.uuid('mu
 export const adminUserSearchQuerySchema = z.object({
   q: userText({ max: 100 }).default(''),
   cursor: userText({ max: 254, trim: false }).optional(),
-  limit: pageLimit,
+  limit: adminPageLimitSchema,
 });
 export type AdminUserSearchQuery = z.infer<typeof adminUserSearchQuerySchema>;
 
@@ -77,7 +78,7 @@ export const ADMIN_USER_ACTIONS = [
 ] as const;
 export type AdminUserActionName = (typeof ADMIN_USER_ACTIONS)[number];
 
-// --- verify, then issue (issue 14) ---
+// --- verify, then issue: an administrator verifies the person before changing their MFA ---
 
 /** How the helpdesk verified a caller who has no device left (recorded by hand, with a ticket). */
 export const ADMIN_MANUAL_VERIFICATION_METHODS = [
@@ -135,7 +136,7 @@ export const adminUserDetailSchema = z.object({
     /** Roles as last seen by the portal; null when never seen. */
     roles: z.array(z.string()).nullable(),
     lastSeenAt: z.iso.datetime().nullable(),
-    /** Where the account came from (issue 15): SCIM, just-in-time, demo seed, or first seen at sign-in. */
+    /** Where the account came from: SCIM, just-in-time, demo seed, or first seen at sign-in. */
     source: z.enum(['scim', 'jit', 'demo', 'sign_in']).nullable().optional(),
     createdAt: z.iso.datetime().nullable().optional(),
     updatedAt: z.iso.datetime().nullable().optional(),
@@ -148,7 +149,7 @@ export const adminUserDetailSchema = z.object({
   protection: protectionSchema,
   /** What the caller may do here, and why not (a policy reason) when they may not. */
   actions: z.record(z.enum(ADMIN_USER_ACTIONS), z.object({ allowed: z.boolean(), reason: z.string().nullable() })),
-  /** The caller's identity verification of this user ("verify, then issue", issue 14). */
+  /** The caller's identity verification of this user (verify first, then change their devices or codes). */
   verification: adminVerificationStateSchema,
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
@@ -254,100 +255,3 @@ export const adminActivationResponseSchema = z.object({
   emailSent: z.literal(false),
 });
 export type AdminActivationResponse = z.infer<typeof adminActivationResponseSchema>;
-
-// --- hardware-token inventory (Solution Administrator) ---
-
-export const TOKEN_STATUSES = ['available', 'assigned', 'retired'] as const;
-export const adminTokensQuerySchema = z.object({
-  q: userText({ max: 100 }).optional(),
-  status: z.enum(TOKEN_STATUSES, { message: 'must be available, assigned or retired' }).optional(),
-  limit: pageLimit,
-});
-export const adminTokenSchema = z.object({
-  serial: z.string(),
-  tokenType: z.string(),
-  status: z.enum(TOKEN_STATUSES),
-  assignedTo: z.string().nullable(),
-  assignedAt: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
-});
-export type AdminToken = z.infer<typeof adminTokenSchema>;
-export const adminTokensResponseSchema = z.object({ tokens: z.array(adminTokenSchema) });
-export type AdminTokenStatus = (typeof TOKEN_STATUSES)[number];
-export const adminTokenParamsSchema = z.object({
-  serial: z
-    .string()
-    .trim()
-    .min(1)
-    .max(32)
-    .regex(/^[A-Za-z0-9-]+$/, 'must contain only letters, digits and dashes'),
-});
-/** The largest CSV import (the request body limit is 64 KiB). */
-export const IMPORT_CSV_MAX_LENGTH = 64 * 1024;
-/** JSON body of POST /api/admin/tokens/import (or send the CSV itself as text/csv). */
-export const adminTokenImportBodySchema = z.union([
-  z.object({
-    csv: userText({ max: IMPORT_CSV_MAX_LENGTH, multiline: true, trim: false }).min(1, 'must not be empty'),
-    reason: adminReasonSchema.optional(),
-    ticket: adminTicketSchema.optional(),
-  }),
-  userText({ max: IMPORT_CSV_MAX_LENGTH, multiline: true, trim: false }).min(1, 'must not be empty'),
-]);
-export const adminTokenImportResponseSchema = z.object({
-  imported: z.number().int().nonnegative(),
-  refused: z.array(z.object({ line: z.number().int().positive(), serial: z.string().nullable(), reason: z.string() })),
-});
-export type AdminTokenImportResponse = z.infer<typeof adminTokenImportResponseSchema>;
-
-// --- audit log (Solution Administrator) ---
-
-export const adminAuditQuerySchema = z
-  .object({
-    actor: userText({ max: 254 }).optional(),
-    target: userText({ max: 254 }).optional(),
-    action: z
-      .string()
-      .trim()
-      .max(100)
-      .regex(/^[a-z0-9_.*]+$/, 'must be a dotted action such as device.delete or admin.*')
-      .optional(),
-    outcome: z.enum(['success', 'failure'], { message: 'must be success or failure' }).optional(),
-    from: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
-    to: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
-    cursor: z
-      .string()
-      .regex(/^[1-9][0-9]{0,15}$/, 'must be the nextCursor of a previous page')
-      .optional(),
-    limit: pageLimit,
-  })
-  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { message: 'must not be before from', path: ['to'] });
-export type AdminAuditQuery = z.infer<typeof adminAuditQuerySchema>;
-
-export const adminAuditEventSchema = activityEventSchema.extend({ clientAddress: z.string().nullable() });
-export const adminAuditResponseSchema = z.object({ events: z.array(adminAuditEventSchema), nextCursor: z.string().nullable() });
-export type AdminAuditResponse = z.infer<typeof adminAuditResponseSchema>;
-
-export const adminAuditVerifyResponseSchema = z.union([
-  z.object({ ok: z.literal(true), count: z.number().int().nonnegative() }),
-  z.object({ ok: z.literal(false), brokenAt: z.number().int().nonnegative(), id: z.string().nullable(), reason: z.string() }),
-]);
-export type AdminAuditVerifyResponse = z.infer<typeof adminAuditVerifyResponseSchema>;
-
-/** How a verification run walks the chain: all of it, or only what is new since the last checkpoint. */
-export const auditVerificationModeSchema = z.enum(['full', 'incremental'], { message: 'must be full or incremental' });
-export const adminAuditVerifyQuerySchema = z.object({ mode: auditVerificationModeSchema.default('full') });
-export const adminAuditVerificationStartSchema = z.object({ mode: auditVerificationModeSchema.default('full') });
-export const adminAuditVerificationParamsSchema = z.object({ id: z.uuid({ message: 'must be the id of a verification run' }) });
-/** A verification run of the hash chain and its progress (checked of total events). */
-export const adminAuditVerificationSchema = z.object({
-  id: z.string(),
-  mode: auditVerificationModeSchema,
-  state: z.enum(['running', 'done', 'failed']),
-  checked: z.number().int().nonnegative(),
-  total: z.number().int().nonnegative(),
-  startedAt: z.string(),
-  finishedAt: z.string().nullable(),
-  /** Set when done: the chain's verdict. Failed runs (interrupted, internal error) have none. */
-  result: adminAuditVerifyResponseSchema.nullable(),
-});
-export type AdminAuditVerification = z.infer<typeof adminAuditVerificationSchema>;

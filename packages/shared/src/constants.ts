@@ -1,5 +1,5 @@
 /**
- * Business and shell constants from the specification (portal-spec.md §9) and DESIGN.md.
+ * Business and shell constants: the limits, defaults and names the server and the web app must agree on.
  * Every other module imports them from here; none of these values is repeated as a literal.
  */
 

@@ -5,6 +5,8 @@ export * from './settings.js';
 export * from './profile.js';
 export * from './mfa-api.js';
 export * from './admin-api.js';
+export * from './admin-tokens-api.js';
+export * from './admin-audit-api.js';
 export * from './phone-api.js';
 export * from './scim-api.js';
 export * from './provisioning-api.js';

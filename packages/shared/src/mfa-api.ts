@@ -228,7 +228,7 @@ export const activityEventSchema = z.object({
   requestId: z.string().nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
   /**
-   * Where the event came from (issue 19): address, browser and system parsed from the User-Agent, the
+   * Where the event came from: address, browser and system parsed from the User-Agent, the
    * approximate location where IP_LOCATIONS names the network, and the sign-in method. Absent on older
    * servers; each part null when unknown.
    */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// --- security notifications: the outbox as administrators see it (issue 19) ---
+// --- security notifications: the outbox as administrators see it ---
 
 export const notificationStateSchema = z.enum(['pending', 'sent', 'failed'], { message: 'must be pending, sent or failed' });
 

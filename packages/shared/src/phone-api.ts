@@ -3,7 +3,7 @@ import { adminTicketSchema } from './admin-api.js';
 import { deviceNameSchema, stepUpStatusSchema } from './mfa-api.js';
 
 /**
- * Phones and push (issue 6): adding a phone, activating its push app, test pushes, step-up by push and
+ * Phones and push: adding a phone, activating its push app, test pushes, step-up by push and
  * the helpdesk's verification push. Offered only when the configured MFA provider can do it
  * (GET /api/me/capabilities); otherwise the server answers 409 `mfa.not_supported_by_provider`.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AUTHENTICATION_TYPES, type AuthenticationType } from './constants.js';
 import { userText } from './user-text.js';
 
-/** Query of GET /account/getuserinfo (spec §7). */
+/** Query of GET /account/getuserinfo (the user-info call the sign-in shell makes). */
 export const userInfoQuerySchema = z.object({
   userid: userText({ max: 256, min: 1 }),
   email: userText({ max: 256 }).optional().default(''),
@@ -23,7 +23,7 @@ export type ClientClaims = z.infer<typeof clientClaimsSchema>;
 export const MFA_STATUSES = ['active', 'bypass', 'disabled', 'locked_out', 'not_provisioned'] as const;
 export type MfaStatus = (typeof MFA_STATUSES)[number];
 
-/** `passkey` (a platform or synced WebAuthn credential) and `security_key` (a roaming FIDO2 key): WebAuthn (issue 18). */
+/** `passkey` (a platform or synced WebAuthn credential) and `security_key` (a roaming FIDO2 key): WebAuthn. */
 export const DEVICE_KINDS = ['phone', 'authenticator', 'hardware_token', 'passkey', 'security_key'] as const;
 export type DeviceKind = (typeof DEVICE_KINDS)[number];
 
@@ -32,7 +32,7 @@ export const DEVICE_CAPABILITIES = ['push', 'passcode', 'webauthn'] as const;
 export type DeviceCapability = (typeof DEVICE_CAPABILITIES)[number];
 
 /**
- * The spec's authentication type (§9: Push, Passcode) each device capability gives; null for a WebAuthn
+ * The authentication type (Push or Passcode, AUTHENTICATION_TYPES) each device capability gives; null for a WebAuthn
  * assertion, which is none of them (the device list names it on its own).
  */
 export const AUTHENTICATION_TYPE_OF_CAPABILITY: Readonly<Record<DeviceCapability, AuthenticationType | null>> = {
@@ -41,7 +41,7 @@ export const AUTHENTICATION_TYPE_OF_CAPABILITY: Readonly<Record<DeviceCapability
   webauthn: null,
 };
 
-/** The authentication types a device offers, in the spec's order (Push, then Passcode). */
+/** The authentication types a device offers, always in the same order (Push, then Passcode). */
 export function authenticationTypesOf(capabilities: readonly DeviceCapability[]): AuthenticationType[] {
   return AUTHENTICATION_TYPES.filter((type) => capabilities.some((c) => AUTHENTICATION_TYPE_OF_CAPABILITY[c] === type));
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { adminReasonSchema, adminTicketSchema } from './admin-api.js';
 import { userText } from './user-text.js';
 
-/** Account lifecycle and the first-device policy (issue 15): admin and self-service contract. */
+/** Account lifecycle and the first-device policy: admin and self-service contract. */
 
 export const FIRST_DEVICE_POLICIES = ['open', 'window', 'pass'] as const;
 export type FirstDevicePolicy = (typeof FIRST_DEVICE_POLICIES)[number];

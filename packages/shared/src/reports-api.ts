@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Reports for Solution Administrators (issue 19): enrolment coverage over time and four lists
+ * Reports for Solution Administrators: enrolment coverage over time and four lists
  * (staff without any factor, locked or disabled accounts, stale devices, bypass codes in force),
  * each paged and downloadable as CSV.
  */

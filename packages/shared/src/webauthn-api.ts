@@ -4,7 +4,7 @@ import { deviceNameSchema } from './mfa-api.js';
 import { deviceSchema } from './profile.js';
 
 /**
- * Passkeys and security keys (WebAuthn, issue 18): the ceremony bodies of `/api/me/webauthn/...`,
+ * Passkeys and security keys (WebAuthn): the ceremony bodies of `/api/me/webauthn/...`,
  * `/api/me/step-up/webauthn` and the Solution Administrator's policy (`/api/admin/webauthn/policy`).
  * The options and responses are WebAuthn's JSON forms (base64url fields), as SimpleWebAuthn reads and
  * writes them; the server checks them, the schemas only bound their size and shape.

@@ -4,16 +4,24 @@ import { Route, Routes } from 'react-router';
 import type { Device } from '@mfa-portal/shared';
 import { lazyWithTimeout } from '../shell/lazy-with-timeout';
 import { ADMIN_ROLES } from '../lib/roles';
-import { MAIN_ROUTES } from '../lib/routes';
+import { MAIN_ROUTES } from '../lib/main-routes';
 import { Loading } from '../lib/ui/Loading';
 import { RequireRole } from '../lib/ui/RequireRole';
 import { RequireSelfService } from '../lib/ui/RequireSelfService';
 import { ActivityPage } from '../features/activity';
 import { loadAdminArea } from '../features/admin';
 import { BypassCodesPage } from '../features/bypass-codes';
-import { AddAuthenticatorPage, AddDevicePage, AddPasskeyPage, AddTokenPage, DeviceActions, loadAddPhonePage } from '../features/devices';
+import {
+  AddAuthenticatorPage,
+  AddDevicePage,
+  AddPasskeyPage,
+  AddTokenPage,
+  DeviceActions,
+  loadAddPhonePage,
+  LostDevicePage,
+} from '../features/devices';
 import { HelpPage } from '../features/help';
-import { LostDevicePage, OverviewPage } from '../features/overview';
+import { OverviewPage } from '../features/overview';
 
 const AddPhonePage = lazyWithTimeout(loadAddPhonePage);
 /** Administrators only: loaded once one of them opens the area (staff never download it). */
@@ -91,7 +99,7 @@ export function AppRouter() {
           </RequireRole>
         }
       />
-      {/* Any other address: the overview (the spec's "/ and any other path"), saying the page does not exist. */}
+      {/* Any other address: the overview (the home screen answers "/" and every unknown path), saying the page does not exist. */}
       <Route path="*" element={<OverviewPage unknownAddress renderDeviceActions={deviceActions} />} />
     </Routes>
   );

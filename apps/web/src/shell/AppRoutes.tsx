@@ -5,7 +5,7 @@ import { LoggedOutPage } from './pages/LoggedOutPage';
 import { MissingTwoFactorPage } from './pages/MissingTwoFactorPage';
 import { ServerErrorPage } from './pages/ServerErrorPage';
 import { UnauthorizedPage } from './pages/UnauthorizedPage';
-import { ROUTES } from './routes';
+import { SHELL_ROUTES } from './shell-routes';
 
 /**
  * Error and logged-out pages are exact matches that need no sign-in; every other path goes through
@@ -14,12 +14,12 @@ import { ROUTES } from './routes';
 export function AppRoutes(shellProps: AuthShellProps) {
   return (
     <Routes>
-      <Route path={ROUTES.accountDisabled} element={<AccountDisabledPage />} />
-      <Route path={ROUTES.unauthorized} element={<UnauthorizedPage />} />
-      <Route path={ROUTES.unauthorizedAlias} element={<UnauthorizedPage />} />
-      <Route path={ROUTES.missingTwoFactor} element={<MissingTwoFactorPage />} />
-      <Route path={ROUTES.serverError} element={<ServerErrorPage showHomeLink />} />
-      <Route path={ROUTES.loggedOut} element={<LoggedOutPage />} />
+      <Route path={SHELL_ROUTES.accountDisabled} element={<AccountDisabledPage />} />
+      <Route path={SHELL_ROUTES.unauthorized} element={<UnauthorizedPage />} />
+      <Route path={SHELL_ROUTES.unauthorizedAlias} element={<UnauthorizedPage />} />
+      <Route path={SHELL_ROUTES.missingTwoFactor} element={<MissingTwoFactorPage />} />
+      <Route path={SHELL_ROUTES.serverError} element={<ServerErrorPage showHomeLink />} />
+      <Route path={SHELL_ROUTES.loggedOut} element={<LoggedOutPage />} />
       <Route path="*" element={<AuthShell {...shellProps} />} />
     </Routes>
   );

@@ -12,7 +12,7 @@ import { ServerErrorPage } from './pages/ServerErrorPage';
 import { UnauthorizedPage } from './pages/UnauthorizedPage';
 import { toProblem } from './problem';
 import { consumeReturnPath, rememberReturnPath } from './return-path';
-import { errorRouteForMfa, errorRouteForSignInProblem } from './routes';
+import { errorRouteForMfa, errorRouteForSignInProblem } from './shell-routes';
 import { initialShellState, shellReducer, type ShellProblem } from './shell-state';
 import { claimsFromAccount, fetchUserInfo } from './user-info';
 
@@ -32,7 +32,7 @@ export interface AuthShellProps {
 }
 
 /**
- * The sign-in shell (spec §2, §4): redirect login, silent token (redirect fallback), profile, then
+ * The sign-in shell: redirect login, silent token (redirect fallback), profile, then
  * the lazily loaded main application with the user, token and MFA data in context.
  */
 export function AuthShell({ mainApp: MainApp, initialProblem, storage = window.sessionStorage }: AuthShellProps) {

@@ -26,9 +26,10 @@ export interface I18nSetup {
 }
 
 /**
- * i18next options of the spec (§8, §9). Retrying is i18next's: the backend flags a failure as retryable
- * (5xx, no status, network error) or not (4xx, unparsable body), and i18next retries the retryable ones
- * at most `maxRetries` times, waiting `retryTimeout` ms first and doubling the wait each time.
+ * i18next options: languages, namespaces, language detection and the translation files' addresses.
+ * Retrying is i18next's: the backend flags a failure as retryable (5xx, no status, network error) or
+ * not (4xx, unparsable body), and i18next retries the retryable ones at most `maxRetries` times,
+ * waiting `retryTimeout` ms first and doubling the wait each time.
  */
 export function i18nOptions(setup: I18nSetup = {}): InitOptions<HttpBackendOptions> & { detection: DetectorOptions } {
   const basePath = setup.basePath ?? basePathFrom();

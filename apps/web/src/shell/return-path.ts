@@ -4,7 +4,7 @@ type Place = Pick<Location, 'href' | 'pathname' | 'search' | 'hash'>;
 type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /**
- * Does the current address start with one of the configured redirect-whitelist entries (spec §9:
+ * Does the current address start with one of the configured redirect-whitelist entries (address
  * prefixes, e.g. `https://localhost` and the portal's https origin)? An entry matches only at the start
  * of the address and only up to a boundary: `https://localhost` admits `https://localhost:8443/x`, but
  * not `https://localhost.evil.example/` nor `https://evil.example/?next=https://localhost`.

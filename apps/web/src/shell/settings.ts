@@ -12,7 +12,7 @@ interface Parser<T> {
 }
 
 /**
- * GET one settings document. The body is read as text and then parsed, as the spec says; any failure
+ * GET one settings document. The body is read as text and then parsed; any failure
  * (network, non-OK status, invalid JSON, unexpected shape) yields null and is logged for the console.
  */
 export async function loadSetting<T>(url: string, schema: Parser<T>, fetchImpl: typeof fetch = fetch): Promise<T | null> {

@@ -7,7 +7,7 @@ export interface ShellProblem {
 }
 
 /**
- * The shell's loading state (spec §4): loading → tokenready → ready, or one of the two end states
+ * The shell's loading state: loading → tokenready → ready, or one of the two end states
  * unauthorized (token failure, profile 401) and failed (any other profile error).
  */
 export type ShellState =

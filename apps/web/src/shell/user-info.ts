@@ -2,7 +2,7 @@ import type { AccountInfo } from '@azure/msal-browser';
 import { API_PATHS, CLAIMS_HEADER, userInfoResponseSchema, type ClientClaims, type UserInfoResponse } from '@mfa-portal/shared';
 import { underBase } from './base-path';
 
-/** The identity-token claims the shell reads (spec §3), strings only. */
+/** The identity-token claims the shell reads (the ones the profile call sends on), strings only. */
 export function claimsFromAccount(account: Pick<AccountInfo, 'idTokenClaims' | 'username'>): ClientClaims {
   const source = (account.idTokenClaims ?? {}) as Record<string, unknown>;
   const claims: ClientClaims = {};
@@ -34,7 +34,7 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 }
 
 /**
- * GET /account/getuserinfo with the query parameters and headers of the spec (§7). Never throws:
+ * GET /account/getuserinfo with the claims (as query parameters and in a header) and the access token. Never throws:
  * 200 → ok (shape checked), 401 → unauthorized, other non-OK → failed with the response text,
  * aborted → aborted (the caller ignores it).
  */

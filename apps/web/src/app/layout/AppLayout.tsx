@@ -4,10 +4,11 @@ import { Link, NavLink } from 'react-router';
 import { useUser } from '../../shell/contexts';
 import { SignOutButton } from '../../shell/components/SignOutButton';
 import { useIsAdmin } from '../../lib/roles';
-import { MAIN_ROUTES } from '../../lib/routes';
+import { MAIN_ROUTES } from '../../lib/main-routes';
 import { useCanChangeOwnMfa } from '../../lib/self-service';
 import { FlashBanner } from '../../lib/ui/flash';
 import './app-layout.css';
+import './shared-ui.css';
 
 const NAV_ITEMS = [
   { to: MAIN_ROUTES.overview, key: 'nav.overview', end: true },

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Route, Routes } from 'react-router';
 import { Alert } from 'antd';
-import { ADMIN_ROUTES } from '../../lib/routes';
+import { ADMIN_ROUTES } from '../../lib/main-routes';
 import { RequireRole } from '../../lib/ui/RequireRole';
 import { Loading } from '../../lib/ui/Loading';
 import { Page } from '../../lib/ui/Page';

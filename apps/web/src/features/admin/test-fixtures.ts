@@ -78,7 +78,7 @@ export function userDetail(overrides: Partial<AdminUserDetail> = {}, mfa: Partia
     activity: [event()],
     protection: { protected: false, reason: null },
     actions: Object.fromEntries(ADMIN_USER_ACTIONS.map((a) => [a, { allowed: true, reason: null }])) as AdminUserDetail['actions'],
-    // Verify, then issue (issue 14): by default the caller has verified bob (see verifiedNone for the other case).
+    // Verify, then issue: by default the caller has verified bob (see verifiedNone for the other case).
     verification: verifiedByPasscode,
     ...overrides,
   };

@@ -6,7 +6,7 @@ import { MAX_BYPASS_VALIDITY_SECONDS, type BypassCodeInfo, type CreateBypassCode
 import { findDialog } from '../../lib/test/dialogs';
 import { apiError, json } from '../../lib/test/fake-api';
 import { renderPortal } from '../../test/render-portal';
-import { codesAsText } from './components/NewCodesPanel';
+import { codesAsText } from '../../lib/bypass-codes/NewCodesPanel';
 
 const live: BypassCodeInfo[] = [
   {

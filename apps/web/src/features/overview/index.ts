@@ -1,3 +1,2 @@
-/** Public surface of the overview feature: the home screen and the self-service lost-device wizard. */
+/** Public surface of the overview feature: the home screen. */
 export { OverviewPage } from './routes/OverviewPage';
-export { LostDevicePage } from './routes/LostDevicePage';

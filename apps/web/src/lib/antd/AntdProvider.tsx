@@ -29,8 +29,8 @@ export function getOverlayContainer(): HTMLElement {
 
 /**
  * Ant Design for the main application: the portal's theme in zero-runtime mode (styles come from the
- * static stylesheet built from the same theme), toasts for 3 s and notifications for 4.5 s (the spec's
- * defaults), and antd's App context so `App.useApp()` gives message/notification/modal with the theme.
+ * static stylesheet built from the same theme), toasts for 3 s and notifications for 4.5 s (the portal's
+ * message times), and antd's App context so `App.useApp()` gives message/notification/modal with the theme.
  */
 export function AntdProvider({ children }: { children: ReactNode }) {
   return (

@@ -3,24 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Button } from 'antd';
 import type { CreateBypassCodesResponse } from '@mfa-portal/shared';
 import { CopyButton } from '../ui/CopyButton';
+import { downloadText } from '../ui/download';
 import { formatDate } from '../ui/format';
 import './new-codes.css';
 
 /** A plain-text file of the codes, for the user to keep (nothing else is stored in it). */
 export function codesAsText(lines: { heading: string; codes: string[]; footer: string }): string {
   return [lines.heading, '', ...lines.codes, '', lines.footer, ''].join('\n');
-}
-
-/** Saves `text` as a file through the browser's download (an object URL, revoked right after). */
-export function downloadText(filename: string, text: string, type = 'text/plain;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /** Prints only the codes: the rest of the page is hidden while the print dialog is open. */
@@ -51,8 +40,9 @@ export interface NewCodesPanelProps {
 
 /**
  * Bypass codes just created, shown this once: copy, download as a text file or print, then "Done".
- * Focus moves here so keyboard and screen-reader users land on them. Used by the user's own bypass
- * codes screen and by administrators issuing codes for someone (who pass their own wording).
+ * Focus moves here so keyboard and screen-reader users land on them. The one panel for new codes: the
+ * user's own bypass codes screen and lost-device wizard, and administrators issuing codes for someone
+ * (who pass their own wording).
  */
 export function NewCodesPanel({ result, onDone, owner, title, onceBody, doneLabel, children }: NewCodesPanelProps) {
   const { t, i18n } = useTranslation('bypass-codes');

@@ -72,7 +72,7 @@ export function installFakeApi(profile: UserInfoResponse) {
   api.on('GET', '/account/getuserinfo', () => json(profile));
   // What the profile's MFA provider can do, as the server answers it (a test may answer otherwise).
   api.on('GET', '/api/me/capabilities', () => json(capabilitiesOf(profile.mfa.provider)));
-  // The first-device policy (issue 15): open unless a test says otherwise.
+  // The first-device policy: open unless a test says otherwise.
   api.on('GET', '/api/me/enrolment-policy', () =>
     json({ policy: 'open', passRequired: false, windowEndsAt: null, passGrantedUntil: null }),
   );

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { Alert } from 'antd';
 import type { PortalRole } from '@mfa-portal/shared';
 import { usePortalRole } from '../roles';
-import { MAIN_ROUTES } from '../routes';
+import { MAIN_ROUTES } from '../main-routes';
 import { Page } from './Page';
 
 /**

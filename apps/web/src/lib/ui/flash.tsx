@@ -18,7 +18,7 @@ const FlashContext = createContext<FlashContextValue>({ flash: null, showSuccess
 
 /**
  * Success banners: one at a time, kept across navigation (a change made on one page is confirmed on the
- * page it returns to), gone after the spec's default message timer (5 s) or when closed.
+ * page it returns to), gone after 5 s (the default message time) or when closed.
  */
 export function FlashProvider({
   children,

@@ -13,7 +13,7 @@ import { ADMIN_API } from './paths';
 import { adminKeys } from './query-keys';
 import { useInvalidateUser } from './use-invalidate-user';
 
-/** Account lifecycle of one user (issue 15): disable/enable, revoke bypass codes, enrolment passes. */
+/** Account lifecycle of one user: disable/enable, revoke bypass codes, enrolment passes. */
 
 const user = (upn: string) => ADMIN_API.user(upn);
 

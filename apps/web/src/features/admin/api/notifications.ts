@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { notificationOutboxStatusSchema } from '@mfa-portal/shared';
 import { useApiClient } from '../../../lib/api/api-client';
 
-/** The security e-mail outbox as administrators see it (issue 19): counts by state and the latest messages. */
+/** The security e-mail outbox as administrators see it: counts by state and the latest messages. */
 export function useNotificationOutbox() {
   const api = useApiClient();
   return useQuery({

@@ -22,7 +22,7 @@ import { JustifiedActionDialog } from './JustifiedActionDialog';
 type Dialog = 'disable' | 'enable' | 'revoke_codes' | 'issue_pass' | null;
 
 /**
- * The account's lifecycle on a user's page (issue 15): where it came from and when it changed, its
+ * The account's lifecycle on a user's page: where it came from and when it changed, its
  * groups, disabling and re-enabling it with a reason, revoking its unused bypass codes, and
  * enrolment passes (issued with a reason, shown once, listed, revoked).
  */

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { usePortalRole } from '../../../lib/roles';
-import { ADMIN_ROUTES } from '../../../lib/routes';
+import { ADMIN_ROUTES } from '../../../lib/main-routes';
 
 /**
  * The administration area's own navigation: users for every administrator; the token inventory and

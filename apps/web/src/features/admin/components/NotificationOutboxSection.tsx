@@ -6,7 +6,7 @@ import { AdminErrorAlert } from './AdminErrorAlert';
 import { DataTable } from './DataTable';
 
 /**
- * The security e-mail outbox (issue 19), for Solution Administrators: whether e-mail is switched on,
+ * The security e-mail outbox, for Solution Administrators: whether e-mail is switched on,
  * how many messages wait, were sent or failed, and the latest ones (what, to whom, attempts and the last
  * error), never their text. Sending happens in the background; a message that fails is retried with
  * back-off, so "waiting" after a mail server outage is expected.

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'antd';
 import type { ReportListName } from '@mfa-portal/shared';
-import { downloadText } from '../../../lib/bypass-codes/NewCodesPanel';
+import { downloadText } from '../../../lib/ui/download';
 import { Loading } from '../../../lib/ui/Loading';
 import { useExportReportCsv, useReportPage, type ReportRow } from '../api/reports';
 import { AdminErrorAlert } from './AdminErrorAlert';

@@ -13,7 +13,7 @@ import { AdminErrorAlert } from './AdminErrorAlert';
 import { TicketField } from './JustificationFields';
 
 /**
- * "Verify, then issue" (issue 14): which verification of this person by the caller is in force and
+ * "Verify, then issue" (the person is verified before their MFA is changed): which verification of this person by the caller is in force and
  * until when, or that one is needed before issuing codes, removing or resynchronising a device, the
  * lost-device wizard and enrolment passes. A Solution Administrator may act without one (recorded).
  */

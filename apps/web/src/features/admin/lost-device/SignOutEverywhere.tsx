@@ -6,7 +6,7 @@ import { useSignOutEverywhere } from '../api/sign-out-everywhere';
 import { JustifiedActionDialog } from '../components/JustifiedActionDialog';
 
 /**
- * "Sign out everywhere" (issue 14): a lost or stolen phone may still hold a signed-in portal; this ends
+ * "Sign out everywhere": a lost or stolen phone may still hold a signed-in portal; this ends
  * every sign-in of the user at once (they sign in again on their other devices). Reason and ticket recorded.
  */
 export function SignOutEverywhere({ upn }: { upn: string }) {

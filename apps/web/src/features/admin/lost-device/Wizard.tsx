@@ -6,7 +6,7 @@ import type { AdminLostDeviceProgress, AdminLostDeviceResponse, AdminUserDetail 
 import { useUser } from '../../../shell/contexts';
 import { underBase } from '../../../shell/base-path';
 import { NewCodesPanel } from '../../../lib/bypass-codes/NewCodesPanel';
-import { ADMIN_ROUTES } from '../../../lib/routes';
+import { ADMIN_ROUTES } from '../../../lib/main-routes';
 import { CopyButton } from '../../../lib/ui/CopyButton';
 import { formatDate } from '../../../lib/ui/format';
 import { useLostDeviceProgress } from '../api/lost-device';

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Alert, Button, Form, Input, Progress } from 'antd';
-import { downloadText } from '../../../lib/bypass-codes/NewCodesPanel';
+import { downloadText } from '../../../lib/ui/download';
 import { Loading } from '../../../lib/ui/Loading';
 import { NativeSelect } from '../../../lib/ui/NativeSelect';
 import { Page } from '../../../lib/ui/Page';

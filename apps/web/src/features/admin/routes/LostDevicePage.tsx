@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { Alert } from 'antd';
 import { Loading } from '../../../lib/ui/Loading';
 import { Page } from '../../../lib/ui/Page';
-import { ADMIN_ROUTES } from '../../../lib/routes';
+import { ADMIN_ROUTES } from '../../../lib/main-routes';
 import { useAdminUser } from '../api/get-user';
 import { useLostDeviceProgress } from '../api/lost-device';
 import { AdminErrorAlert } from '../components/AdminErrorAlert';

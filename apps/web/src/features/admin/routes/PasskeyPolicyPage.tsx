@@ -20,6 +20,23 @@ const linesOf = (text: string) =>
     .filter(Boolean);
 
 /**
+ * How far the allow-list can be trusted: the server proves a model by its attestation (FIDO metadata
+ * configured), or only compares what the authenticator claims (advisory, a warning).
+ */
+function AttestationNotice({ verified }: { verified: boolean }) {
+  const { t } = useTranslation('admin');
+  return (
+    <Alert
+      type={verified ? 'info' : 'warning'}
+      showIcon
+      className="before-form"
+      title={verified ? t('passkeys.attestation_verified_title') : t('passkeys.attestation_advisory_title')}
+      description={verified ? t('passkeys.attestation_verified') : t('passkeys.attestation_advisory')}
+    />
+  );
+}
+
+/**
  * Passkeys and security keys, for a Solution Administrator: which authenticator models (AAGUIDs) may be
  * registered (none listed: any), and whether protected accounts must confirm it is them with one. The
  * page says plainly whether the server proves a model by its attestation (FIDO metadata configured) or
@@ -42,23 +59,7 @@ export function PasskeyPolicyPage() {
     );
   return (
     <Page title={t('passkeys.title')} intro={<p>{t('passkeys.intro')}</p>}>
-      {policy.data.attestation === 'verified' ? (
-        <Alert
-          type="info"
-          showIcon
-          className="before-form"
-          title={t('passkeys.attestation_verified_title')}
-          description={t('passkeys.attestation_verified')}
-        />
-      ) : (
-        <Alert
-          type="warning"
-          showIcon
-          className="before-form"
-          title={t('passkeys.attestation_advisory_title')}
-          description={t('passkeys.attestation_advisory')}
-        />
-      )}
+      <AttestationNotice verified={policy.data.attestation === 'verified'} />
       {policy.data.aaguidsWithoutMetadata.length > 0 ? (
         <Alert
           type="warning"

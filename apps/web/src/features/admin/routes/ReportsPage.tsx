@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from 'antd';
-import { ADMIN_ROUTES } from '../../../lib/routes';
+import { ADMIN_ROUTES } from '../../../lib/main-routes';
 import { Page } from '../../../lib/ui/Page';
 import { formatDate } from '../../../lib/ui/format';
 import { useCoverage } from '../api/reports';
@@ -11,7 +11,7 @@ import { NotificationOutboxSection } from '../components/NotificationOutboxSecti
 import { ReportListSection } from '../components/ReportListSection';
 
 /**
- * Reports for Solution Administrators (issue 19): enrolment coverage now and over time, and the lists
+ * Reports for Solution Administrators: enrolment coverage now and over time, and the lists
  * that need attention (staff without a device, locked or disabled accounts, stale devices, bypass
  * codes in force), each downloadable as CSV. Loaded on demand (its chart library in a chunk of its own).
  */

@@ -2,163 +2,20 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Alert, Button, Form, Input } from 'antd';
-import { TOKEN_STATUSES, type AdminToken, type AdminTokenImportResponse, type AdminTokenStatus } from '@mfa-portal/shared';
+import { TOKEN_STATUSES, type AdminTokenStatus } from '@mfa-portal/shared';
 import { isApiError } from '../../../lib/api/api-error';
-import { ADMIN_ROUTES } from '../../../lib/routes';
-import { useFlash } from '../../../lib/ui/flash';
+import { ADMIN_ROUTES } from '../../../lib/main-routes';
 import { formatDate } from '../../../lib/ui/format';
 import { Loading } from '../../../lib/ui/Loading';
 import { NativeSelect } from '../../../lib/ui/NativeSelect';
 import { Page } from '../../../lib/ui/Page';
 import { TOKENS_LIMIT, useTokens } from '../api/get-tokens';
-import { useImportTokens, useRetireToken, useUnassignToken } from '../api/token-actions';
 import { AdminErrorAlert } from '../components/AdminErrorAlert';
-import { JustificationFields, justificationOf, type Justification } from '../components/JustificationFields';
-import { JustifiedActionDialog } from '../components/JustifiedActionDialog';
 import { JustificationMemory } from '../components/justification-memory';
+import { TokenActionDialog, type TokenDialog } from '../components/TokenActionDialog';
+import { TokenImportSection } from '../components/TokenImportSection';
 
 const isStatus = (v: string | null): v is AdminTokenStatus => (TOKEN_STATUSES as readonly (string | null)[]).includes(v);
-
-/** Reading the chosen file as text (the import sends the CSV itself). */
-const readFile = (file: File): Promise<string> =>
-  typeof file.text === 'function'
-    ? file.text()
-    : new Promise((resolve, reject) => {
-        const reader = new FileReader();
-        reader.onload = () => resolve(String(reader.result));
-        reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
-        reader.readAsText(file);
-      });
-
-/** CSV import: the file, reason and ticket; then what was imported and, row by row, what was refused and why. */
-function ImportSection() {
-  const { t } = useTranslation('admin');
-  const [form] = Form.useForm<Justification>();
-  const importTokens = useImportTokens();
-  const [file, setFile] = useState<File | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
-  const [report, setReport] = useState<AdminTokenImportResponse | null>(null);
-  const submit = async (values: Justification) => {
-    if (!file) {
-      setFileError(t('tokens.import.file_required'));
-      return;
-    }
-    try {
-      const csv = await readFile(file);
-      setReport(await importTokens.mutateAsync({ csv, ...justificationOf(values) }));
-    } catch {
-      // shown below
-    }
-  };
-  return (
-    <section className="section" aria-labelledby="import-heading">
-      <h2 id="import-heading">{t('tokens.import.heading')}</h2>
-      <p className="section-intro">{t('tokens.import.intro')}</p>
-      <Form<Justification>
-        name="token-import"
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        onFinish={(v) => void submit(v)}
-        onFinishFailed={() => setFileError(file ? null : t('tokens.import.file_required'))}
-        className="narrow-form"
-      >
-        <Form.Item
-          label={t('tokens.import.file_label')}
-          htmlFor="token-import-file"
-          extra={t('tokens.import.file_help')}
-          validateStatus={fileError ? 'error' : undefined}
-          help={fileError ?? undefined}
-        >
-          <input
-            id="token-import-file"
-            type="file"
-            accept=".csv,text/csv"
-            className="file-input"
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setFileError(null);
-              setReport(null);
-            }}
-          />
-        </Form.Item>
-        <JustificationFields />
-        <Button type="primary" htmlType="submit" loading={importTokens.isPending}>
-          {importTokens.isPending ? t('tokens.import.submitting') : t('tokens.import.submit')}
-        </Button>
-      </Form>
-      {importTokens.error ? <AdminErrorAlert error={importTokens.error} title={t('tokens.import.failed')} className="after-form" /> : null}
-      <div role="status" className="import-report">
-        {report ? (
-          <>
-            <Alert
-              type={report.refused.length ? 'warning' : 'success'}
-              showIcon
-              title={t('tokens.import.imported', { count: report.imported })}
-              description={
-                report.refused.length ? t('tokens.import.refused', { count: report.refused.length }) : t('tokens.import.all_good')
-              }
-            />
-            {report.refused.length ? (
-              <div className="table-wrap after-alert" role="region" aria-label={t('tokens.import.refused_table')} tabIndex={0}>
-                <table className="data-table">
-                  <caption className="visually-hidden">{t('tokens.import.refused_table')}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('tokens.import.col_line')}</th>
-                      <th scope="col">{t('tokens.import.col_serial')}</th>
-                      <th scope="col">{t('tokens.import.col_reason')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {report.refused.map((r) => (
-                      <tr key={`${r.line}-${r.serial ?? ''}`}>
-                        <td>{r.line}</td>
-                        <td>{r.serial ?? '–'}</td>
-                        <td>{t(`tokens.import.reason.${r.reason}`, { defaultValue: r.reason })}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            ) : null}
-          </>
-        ) : null}
-      </div>
-    </section>
-  );
-}
-
-type TokenDialog = { kind: 'unassign' | 'retire'; token: AdminToken } | null;
-
-function TokenActionDialog({ dialog, onClose }: { dialog: NonNullable<TokenDialog>; onClose: () => void }) {
-  const { t } = useTranslation('admin');
-  const unassign = useUnassignToken();
-  const retire = useRetireToken();
-  const { showSuccess } = useFlash();
-  const mutation = dialog.kind === 'unassign' ? unassign : retire;
-  const { serial, assignedTo } = dialog.token;
-  return (
-    <JustifiedActionDialog
-      open
-      name={`token-${dialog.kind}`}
-      title={t(`tokens.${dialog.kind}.title`, { serial })}
-      intro={<p>{t(`tokens.${dialog.kind}.body`, { serial, holder: assignedTo ?? '' })}</p>}
-      submitLabel={t(`tokens.${dialog.kind}.submit`)}
-      submittingLabel={t(`tokens.${dialog.kind}.submitting`)}
-      danger
-      pending={mutation.isPending}
-      error={mutation.error}
-      failedTitle={t(`tokens.${dialog.kind}.failed`)}
-      onClose={onClose}
-      onSubmit={async (values) => {
-        await mutation.mutateAsync({ serial, ...values });
-        showSuccess(t(`tokens.${dialog.kind}.done`, { serial }));
-        onClose();
-      }}
-    />
-  );
-}
 
 /**
  * The hardware-token inventory (Solution Administrators): search, list, unassign, retire, import. When
@@ -302,7 +159,7 @@ export function TokensPage() {
             </>
           )}
         </section>
-        {tokens.isPending ? null : <ImportSection />}
+        {tokens.isPending ? null : <TokenImportSection />}
         {dialog ? <TokenActionDialog dialog={dialog} onClose={() => setDialog(null)} /> : null}
       </Page>
     </JustificationMemory>

@@ -1,24 +1,25 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
-import { Alert, Button } from 'antd';
-import type { AdminActivationResponse, AdminUserActionName, AdminUserDetail, CreateBypassCodesResponse, Device } from '@mfa-portal/shared';
+import { useParams } from 'react-router';
+import { Alert } from 'antd';
+import type { AdminActivationResponse, AdminUserDetail, CreateBypassCodesResponse, Device } from '@mfa-portal/shared';
 import { NewCodesPanel } from '../../../lib/bypass-codes/NewCodesPanel';
-import { ADMIN_ROUTES, MAIN_ROUTES } from '../../../lib/routes';
 import { CopyButton } from '../../../lib/ui/CopyButton';
-import { formatDate } from '../../../lib/ui/format';
 import { Loading } from '../../../lib/ui/Loading';
 import { Page } from '../../../lib/ui/Page';
 import { useAdminUser } from '../api/get-user';
 import { useLostDeviceProgress } from '../api/lost-device';
 import { ActivationDialog, UnlockDialog } from '../components/AccountDialogs';
 import { AccountLifecyclePanel } from '../components/AccountLifecyclePanel';
-import { AdminErrorAlert } from '../components/AdminErrorAlert';
-import { denyReasonOf, isDenyReason } from '../components/admin-errors';
 import { EventTable } from '../components/EventTable';
+import { GatedButton, useActionGate } from '../components/GatedButton';
 import { IssueBypassCodesDialog } from '../components/IssueBypassCodesDialog';
 import { JustificationMemory } from '../components/justification-memory';
+import { UserBypassCodesSection } from '../components/UserBypassCodesSection';
 import { RemoveUserDeviceDialog, ResyncUserTokenDialog } from '../components/UserDeviceDialogs';
+import { UserDevicesSection } from '../components/UserDevicesSection';
+import { UserFacts } from '../components/UserFacts';
+import { UserUnavailable } from '../components/UserUnavailable';
 import { ManualVerificationForm, VerificationInForce } from '../components/VerificationInForce';
 import { VerifyIdentityPanel } from '../components/VerifyIdentityPanel';
 
@@ -30,67 +31,9 @@ type Dialog =
   | { kind: 'activation' }
   | null;
 
-/** Whether the caller may do `name` here, and if not, why (translated). */
-function useActionGate(detail: AdminUserDetail) {
-  const { t } = useTranslation('admin');
-  return (name: AdminUserActionName): string | null => {
-    const action = detail.actions[name];
-    if (action?.allowed !== false) return null;
-    return isDenyReason(action.reason) ? t(`deny.${action.reason}`) : t('deny.unknown');
-  };
-}
-
-/** A button for an action the policy may refuse: disabled when it does (the page's note above says why). */
-function GatedButton({
-  reason,
-  onClick,
-  label,
-  ariaLabel,
-  danger,
-  primary,
-}: {
-  reason: string | null;
-  onClick: () => void;
-  label: string;
-  ariaLabel?: string;
-  danger?: boolean;
-  primary?: boolean;
-}) {
-  return (
-    <Button onClick={onClick} disabled={reason !== null} aria-label={ariaLabel} danger={danger} type={primary ? 'primary' : 'default'}>
-      {label}
-    </Button>
-  );
-}
-
-function Facts({ detail }: { detail: AdminUserDetail }) {
-  const { t, i18n } = useTranslation('admin');
-  const { user } = detail;
-  return (
-    <dl className="facts admin-facts">
-      <div>
-        <dt>{t('user.upn')}</dt>
-        <dd>{user.upn}</dd>
-      </div>
-      <div>
-        <dt>{t('user.email')}</dt>
-        <dd>{user.email || '–'}</dd>
-      </div>
-      <div>
-        <dt>{t('user.roles')}</dt>
-        <dd>{user.roles === null ? t('user.roles_unknown') : user.roles.length ? user.roles.join(', ') : t('user.roles_none')}</dd>
-      </div>
-      <div>
-        <dt>{t('user.last_seen')}</dt>
-        <dd>{user.lastSeenAt ? formatDate(user.lastSeenAt, i18n.resolvedLanguage, true) : t('user.never_seen')}</dd>
-      </div>
-    </dl>
-  );
-}
-
+/** The page of a user who may be shown: the sections, the dialogs they open, and the codes just issued. */
 function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail }) {
-  const { t, i18n } = useTranslation(['admin', 'main', 'bypass-codes']);
-  const language = i18n.resolvedLanguage;
+  const { t } = useTranslation(['admin', 'main', 'bypass-codes']);
   const gate = useActionGate(detail);
   const progress = useLostDeviceProgress(upn, { enabled: detail.actions.verify_identity.allowed });
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -101,7 +44,7 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
   const name = detail.user.displayName || detail.user.upn;
   const devices = mfa.devices;
   const notProvisioned = mfa.status === 'not_provisioned';
-  // Verify, then issue (issue 14): these actions wait for the caller's recent verification of this person.
+  // Verify, then issue: these actions wait for the caller's recent verification of this person.
   const verifyFirst = detail.verification.required && !detail.verification.current ? t('admin:verify_first.locked') : null;
   const deleteGate = gate('delete_device') ?? verifyFirst;
   const resyncGate = gate('resync_token') ?? verifyFirst;
@@ -120,7 +63,7 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
   ) : null;
 
   return (
-    <Page title={name} intro={<Facts detail={detail} />} className="admin-user">
+    <Page title={name} intro={<UserFacts detail={detail} />} className="admin-user">
       {created ? (
         <NewCodesPanel
           result={created}
@@ -185,104 +128,24 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
         )}
       </section>
 
-      <section className="section" aria-labelledby="devices-heading">
-        <div className="section__header">
-          <h2 id="devices-heading">{t('admin:devices.heading')}</h2>
-          {lostGate || devices.length === 0 ? null : (
-            <Link className="button" to={ADMIN_ROUTES.lostDevice(upn)}>
-              {t('admin:devices.lost_device')}
-            </Link>
-          )}
-        </div>
-        {devices.length > 0 ? verifyFirstNote : null}
-        {devices.length === 0 ? (
-          <div className="empty-state">
-            <p className="empty-state__title">{t('admin:devices.empty_title')}</p>
-            <p>{t('admin:devices.empty_body')}</p>
-          </div>
-        ) : (
-          <ul className="admin-device-list">
-            {devices.map((device) => (
-              <li key={device.id} className="admin-device">
-                <div>
-                  <p className="admin-device__name">{device.name}</p>
-                  <p className="admin-device__facts">
-                    {t(`main:devices.kind.${device.kind}`)}
-                    {device.serial ? ` · ${device.tokenType ? `${device.tokenType} ${device.serial}` : device.serial}` : ''}
-                    {device.phoneNumber ? ` · ${device.phoneNumber}` : ''}
-                    {' · '}
-                    {t('admin:devices.added', { date: formatDate(device.createdAt, language) })}
-                    {' · '}
-                    {device.lastUsedAt
-                      ? t('admin:devices.last_used', { date: formatDate(device.lastUsedAt, language, true) })
-                      : t('admin:devices.never_used')}
-                  </p>
-                </div>
-                <div className="device-actions">
-                  {device.kind === 'hardware_token' ? (
-                    <GatedButton
-                      reason={resyncGate}
-                      onClick={() => setDialog({ kind: 'resync', device })}
-                      label={t('admin:devices.resync')}
-                      ariaLabel={t('admin:devices.resync_named', { name: device.name })}
-                    />
-                  ) : null}
-                  <GatedButton
-                    reason={deleteGate}
-                    onClick={() => setDialog({ kind: 'remove', device })}
-                    label={t('admin:devices.remove')}
-                    ariaLabel={t('admin:devices.remove_named', { name: device.name })}
-                    danger
-                  />
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <UserDevicesSection
+        upn={upn}
+        devices={devices}
+        lostGate={lostGate}
+        deleteGate={deleteGate}
+        resyncGate={resyncGate}
+        verifyFirstNote={verifyFirstNote}
+        onRemove={(device) => setDialog({ kind: 'remove', device })}
+        onResync={(device) => setDialog({ kind: 'resync', device })}
+      />
 
-      <section className="section" aria-labelledby="codes-heading">
-        <div className="section__header">
-          <h2 id="codes-heading">{t('admin:codes.heading')}</h2>
-          {notProvisioned ? null : (
-            <GatedButton reason={issueGate} onClick={() => setDialog({ kind: 'issue' })} label={t('admin:issue.open')} primary />
-          )}
-        </div>
-        {notProvisioned ? null : verifyFirstNote}
-        {detail.bypassCodes.length === 0 ? (
-          <p>{t('admin:codes.none')}</p>
-        ) : (
-          <div className="table-wrap" role="region" aria-label={t('admin:codes.table_label')} tabIndex={0}>
-            <table className="data-table">
-              <caption className="visually-hidden">{t('admin:codes.table_label')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('bypass-codes:list.created')}</th>
-                  <th scope="col">{t('bypass-codes:list.expires')}</th>
-                  <th scope="col">{t('bypass-codes:list.uses_left')}</th>
-                  <th scope="col">{t('bypass-codes:list.created_by')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {detail.bypassCodes.map((code) => (
-                  <tr key={code.id}>
-                    <td>{formatDate(code.createdAt, language, true)}</td>
-                    <td>{formatDate(code.expiresAt, language, true)}</td>
-                    <td>
-                      {code.usesLeft === null
-                        ? t('bypass-codes:list.uses_unlimited')
-                        : code.reuseCount
-                          ? t('bypass-codes:list.uses_of', { left: code.usesLeft, total: code.reuseCount })
-                          : code.usesLeft}
-                    </td>
-                    <td>{code.createdBy}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <UserBypassCodesSection
+        codes={detail.bypassCodes}
+        notProvisioned={notProvisioned}
+        issueGate={issueGate}
+        verifyFirstNote={verifyFirstNote}
+        onIssue={() => setDialog({ kind: 'issue' })}
+      />
 
       <section className="section" aria-labelledby="enrol-heading">
         <h2 id="enrol-heading">{t('admin:activation.heading')}</h2>
@@ -327,40 +190,6 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
   );
 }
 
-/** Why the page cannot be shown: the caller's own account, a protected one, or no such user. */
-function Unavailable({ upn, error, onRetry }: { upn: string; error: unknown; onRetry: () => void }) {
-  const { t } = useTranslation('admin');
-  const reason = denyReasonOf(error);
-  if (reason === 'own_account_via_admin') {
-    return (
-      <>
-        <Alert role="note" type="info" showIcon title={t('user.own_title')} description={t('deny.own_account_via_admin')} />
-        <p className="after-alert">
-          <Link to={MAIN_ROUTES.overview}>{t('user.own_link')}</Link>
-        </p>
-      </>
-    );
-  }
-  if (reason) {
-    return (
-      <>
-        <Alert role="note" type="warning" showIcon title={t('user.refused_title')} description={t(`deny.${reason}`)} />
-        <p className="after-alert">
-          <Link to={ADMIN_ROUTES.users}>{t('user.back_to_search')}</Link>
-        </p>
-      </>
-    );
-  }
-  return (
-    <>
-      <AdminErrorAlert error={error} title={t('user.failed', { upn })} onRetry={onRetry} />
-      <p className="after-alert">
-        <Link to={ADMIN_ROUTES.users}>{t('user.back_to_search')}</Link>
-      </p>
-    </>
-  );
-}
-
 /** One user, as an administrator sees them: status, identity check, devices, bypass codes, enrolment, activity. */
 export function UserPage() {
   const { t } = useTranslation('admin');
@@ -375,7 +204,7 @@ export function UserPage() {
   if (detail.isError)
     return (
       <Page title={upn}>
-        <Unavailable upn={upn} error={detail.error} onRetry={() => void detail.refetch()} />
+        <UserUnavailable upn={upn} error={detail.error} onRetry={() => void detail.refetch()} />
       </Page>
     );
   return (

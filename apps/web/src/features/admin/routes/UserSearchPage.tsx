@@ -5,7 +5,7 @@ import { Button, Form, Input } from 'antd';
 import type { AdminUsersResponse } from '@mfa-portal/shared';
 import { useUser } from '../../../shell/contexts';
 import { usePortalRole } from '../../../lib/roles';
-import { ADMIN_ROUTES } from '../../../lib/routes';
+import { ADMIN_ROUTES } from '../../../lib/main-routes';
 import { Loading } from '../../../lib/ui/Loading';
 import { Page } from '../../../lib/ui/Page';
 import { useSearchUsers } from '../api/search-users';

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CreateBypassCodesResponse } from '@mfa-portal/shared';
+import { useUser } from '../../../shell/contexts';
+import { NewCodesPanel } from '../../../lib/bypass-codes/NewCodesPanel';
 import { useCanChangeOwnMfa } from '../../../lib/self-service';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { ProtectedAccountNote } from '../../../lib/ui/ProtectedAccountNote';
@@ -9,7 +11,6 @@ import { Page } from '../../../lib/ui/Page';
 import { useBypassCodes } from '../api/get-bypass-codes';
 import { BypassCodeList } from '../components/BypassCodeList';
 import { CreateBypassCodesForm } from '../components/CreateBypassCodesForm';
-import { NewCodesPanel } from '../components/NewCodesPanel';
 import '../bypass-codes.css';
 
 /** Bypass codes: what they are, the codes just created (shown once), creating more, and the live ones. */
@@ -18,9 +19,10 @@ export function BypassCodesPage() {
   const codes = useBypassCodes();
   const [created, setCreated] = useState<CreateBypassCodesResponse | null>(null);
   const canChange = useCanChangeOwnMfa();
+  const { user } = useUser();
   return (
     <Page title={t('title')} intro={<p>{t('intro')}</p>} className="bypass-page">
-      {created ? <NewCodesPanel result={created} onDone={() => setCreated(null)} /> : null}
+      {created ? <NewCodesPanel result={created} owner={user?.upn ?? ''} onDone={() => setCreated(null)} /> : null}
       <section className="section no-print" aria-labelledby="bypass-create-heading">
         <h2 id="bypass-create-heading">{t('create.title')}</h2>
         {canChange ? (

@@ -24,8 +24,8 @@ export function useCanPush(device: Device, needed: boolean): boolean {
 
 /**
  * A test push the user stopped waiting for (they closed the dialog): it is still watched, and its
- * outcome, whenever it comes, is told in an Ant Design notification (shown for the spec's 4.5 s, set
- * once in AntdProvider), since the user is looking elsewhere by then.
+ * outcome, whenever it comes, is told in an Ant Design notification (shown for 4.5 s, the portal's notification
+ * time, set once in AntdProvider), since the user is looking elsewhere by then.
  */
 function usePushOutcomeNotice(deviceName: string, state: string | null, onTold: () => void) {
   const { t } = useTranslation('devices');

@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Button, Form, Input } from 'antd';
 import { DEVICE_NAME_MAX_LENGTH, type TotpEnrolmentResponse } from '@mfa-portal/shared';
 import { isApiError } from '../../../lib/api/api-error';
-import { returnPathOf } from '../../../lib/routes';
+import { returnPathOf } from '../../../lib/main-routes';
 import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { CopyButton } from '../../../lib/ui/CopyButton';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';

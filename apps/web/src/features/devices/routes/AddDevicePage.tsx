@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
-import { MAIN_ROUTES } from '../../../lib/routes';
+import { MAIN_ROUTES } from '../../../lib/main-routes';
 import { Page } from '../../../lib/ui/Page';
 import { useEnrolmentPolicy } from '../api/enrolment-pass';
 import { EnrolmentPassPanel } from '../components/EnrolmentPassPanel';

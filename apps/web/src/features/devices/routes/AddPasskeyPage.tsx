@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Button, Form, Input } from 'antd';
 import { DEVICE_NAME_MAX_LENGTH } from '@mfa-portal/shared';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
-import { returnPathOf } from '../../../lib/routes';
+import { returnPathOf } from '../../../lib/main-routes';
 import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { useFlash } from '../../../lib/ui/flash';

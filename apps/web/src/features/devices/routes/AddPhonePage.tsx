@@ -6,7 +6,7 @@ import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type C
 import { DEFAULT_COUNTRY_CODE, DEVICE_NAME_MAX_LENGTH, PHONE_PLATFORMS, type Device, type PhonePlatform } from '@mfa-portal/shared';
 import { useInvalidateMe } from '../../../lib/api/use-invalidate-me';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
-import { MAIN_ROUTES } from '../../../lib/routes';
+import { MAIN_ROUTES } from '../../../lib/main-routes';
 import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { useFlash } from '../../../lib/ui/flash';

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { Button, Form, Input } from 'antd';
 import { DEVICE_NAME_MAX_LENGTH, HARDWARE_TOKEN_TYPES } from '@mfa-portal/shared';
-import { returnPathOf } from '../../../lib/routes';
+import { returnPathOf } from '../../../lib/main-routes';
 import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { useFlash } from '../../../lib/ui/flash';

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSettings } from '../../../shell/contexts';
-import { MAIN_ROUTES } from '../../../lib/routes';
+import { MAIN_ROUTES } from '../../../lib/main-routes';
 import { Page } from '../../../lib/ui/Page';
 
 const QUESTIONS = ['what_is_mfa', 'which_device', 'lost_device', 'new_phone', 'bypass', 'locked'] as const;

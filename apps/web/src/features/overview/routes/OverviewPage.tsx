@@ -5,7 +5,7 @@ import { Alert } from 'antd';
 import type { Device } from '@mfa-portal/shared';
 import { hasMfaData, useMfaData, useUser } from '../../../shell/contexts';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
-import { MAIN_ROUTES } from '../../../lib/routes';
+import { MAIN_ROUTES } from '../../../lib/main-routes';
 import { useCanChangeOwnMfa } from '../../../lib/self-service';
 import { ProtectedAccountNote } from '../../../lib/ui/ProtectedAccountNote';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_ROUTES, MAIN_ROUTES, returnPathOf } from './routes';
+import { ADMIN_ROUTES, MAIN_ROUTES, returnPathOf } from './main-routes';
 
 describe('routes', () => {
   it('returns from an "add a device" page only to the lost-device wizard, otherwise to the overview', () => {

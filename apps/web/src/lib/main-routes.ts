@@ -1,4 +1,7 @@
-/** Screens of the main application, under the shell's base path. */
+/**
+ * Screens of the main application, under the shell's base path. The sign-in shell's own pages (errors,
+ * signed out) are SHELL_ROUTES in shell/shell-routes.ts.
+ */
 export const MAIN_ROUTES = {
   overview: '/',
   addDevice: '/devices/add',

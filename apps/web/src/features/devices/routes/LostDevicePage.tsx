@@ -5,7 +5,7 @@ import { Alert, Button, Checkbox, Form, Input, Radio } from 'antd';
 import { type CreateBypassCodesResponse } from '@mfa-portal/shared';
 import { useUser } from '../../../shell/contexts';
 import { NewCodesPanel } from '../../../lib/bypass-codes/NewCodesPanel';
-import { MAIN_ROUTES } from '../../../lib/routes';
+import { MAIN_ROUTES } from '../../../lib/main-routes';
 import { stepUpOutcome, useRequestStepUp } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { Loading } from '../../../lib/ui/Loading';
@@ -25,7 +25,6 @@ import {
   writeSelfState,
   type SelfLostDeviceState,
 } from '../lost-device-state';
-import '../overview.css';
 
 /** The one code of this wizard: single use, valid a day (the longest a lost-device code may live). */
 const LOST_CODE = { count: 1, validitySeconds: 24 * 60 * 60, reuseCount: 1, replaceExisting: false } as const;

@@ -2,8 +2,11 @@ import type { MfaData } from '@mfa-portal/shared';
 import type { AccountDisabledState } from './pages/AccountDisabledPage';
 import type { ShellProblem } from './shell-state';
 
-/** The shell's exact-match routes (spec §2). Everything else is the main application. */
-export const ROUTES = {
+/**
+ * The sign-in shell's own pages (errors and signed out), matched exactly and shown without signing in.
+ * Every other address is the main application's; its screens are MAIN_ROUTES in lib/main-routes.ts.
+ */
+export const SHELL_ROUTES = {
   accountDisabled: '/error/accountdisabled',
   unauthorized: '/error/unauthorized',
   unauthorizedAlias: '/error/401',
@@ -21,9 +24,9 @@ export function errorRouteForMfa(mfa: Pick<MfaData, 'status' | 'statusReason'>):
   switch (mfa.status) {
     case 'disabled':
     case 'locked_out':
-      return { to: ROUTES.accountDisabled, state: { reason: mfa.statusReason } };
+      return { to: SHELL_ROUTES.accountDisabled, state: { reason: mfa.statusReason } };
     case 'not_provisioned':
-      return { to: ROUTES.missingTwoFactor };
+      return { to: SHELL_ROUTES.missingTwoFactor };
     default:
       return null;
   }
@@ -52,9 +55,9 @@ export function errorRouteForSignInProblem(problem: ShellProblem): { to: string;
   switch (match[1]) {
     case 'mfa.user_disabled':
     case 'mfa.user_locked_out':
-      return { to: ROUTES.accountDisabled, state: { reason } };
+      return { to: SHELL_ROUTES.accountDisabled, state: { reason } };
     case 'mfa.user_not_provisioned':
-      return { to: ROUTES.missingTwoFactor };
+      return { to: SHELL_ROUTES.missingTwoFactor };
     default:
       return null;
   }
