@@ -33,7 +33,7 @@ import { scopeValueOf } from '../apps/server/src/auth/token-verifier.js';
 import { loadIdpSecrets } from '../apps/server/src/idp/secrets.js';
 import { loadMfaKeys } from '../apps/server/src/mfa/mfa-keys.js';
 import { createAuditService } from '../apps/server/src/modules/audit/audit.service.js';
-import { walkChain } from '../apps/server/src/modules/audit/audit-verification.js';
+import { walkChain } from '../apps/server/src/modules/audit/chain-verification.js';
 import { load, type LoadResult } from './bench-load.js';
 import { lighthouseScores, startTimes } from './bench-browser.js';
 

@@ -6,7 +6,7 @@
  * `npm run demo:codes [-- SERIAL|USER] [COUNT]`
  */
 import { DEMO_AUTHENTICATORS, demoAuthenticatorSecret } from '../apps/server/src/demo/demo-authenticators.js';
-import { DEMO_TOKEN_SERIALS, demoTokenSeed } from '../apps/server/src/mfa/builtin/demo-tokens.js';
+import { DEMO_TOKEN_SERIALS, demoTokenSeed } from '../apps/server/src/demo/demo-tokens.js';
 import { hotpCode, totpCode } from '../apps/server/src/mfa/common/otp.js';
 
 const HOLDERS: Record<string, string> = {

@@ -1,47 +1,13 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { ADMIN_IDENTITY_CHECK_FRESH_SECONDS, DEFAULT_STEP_UP_MAX_AGE_SECONDS } from '@mfa-portal/shared';
 import { parseKey } from './lib/secret-box.js';
+import { bool, csv, int } from './config-env.fields.js';
+import { mfaEnvFields } from './config-env.mfa.js';
 
-/** The environment variables the server reads, with their defaults and rules (README, "Production configuration"). */
-
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
-
-const csv = z.string().transform((v) =>
-  v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
-);
-
-const int = (min: number, max: number, fallback: number) =>
-  z.coerce
-    .number({ message: 'must be a number' })
-    .int('must be an integer')
-    .min(min, `must be between ${min} and ${max}`)
-    .max(max, `must be between ${min} and ${max}`)
-    .default(fallback);
-
-// Duo's keys and host as the Duo Admin Panel shows them (a secret key is never echoed back).
-const duoIntegrationKey = z
-  .string()
-  .trim()
-  .regex(/^[A-Z0-9]{20}$/, 'must be the 20-character integration key shown by the Duo Admin Panel (DI…)');
-const duoSecretKey = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9]{40}$/, 'must be the 40-character secret key shown by the Duo Admin Panel');
-const duoHost = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(
-    /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/,
-    'must be the API hostname, e.g. api-xxxxxxxx.duosecurity.com (without https://)',
-  );
-const duoBaseUrl = z.url({ message: 'must be an absolute http(s) URL' }).regex(/^https?:\/\//, 'must be an absolute http(s) URL');
+/**
+ * The environment variables the server reads, with their defaults and rules (docs/configuration.md lists
+ * them for operators). Field types live in config-env.fields.ts, the MFA provider's variables in config-env.mfa.ts.
+ */
 
 export const envSchema = z
   .object({
@@ -67,7 +33,7 @@ export const envSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
       .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-    // Running as a service (issue 17): bounded waits on PostgreSQL, health, metrics, request ids, shutdown.
+    // Running as a service: bounded waits on PostgreSQL, health, metrics, request ids, shutdown.
     DATABASE_CONNECT_TIMEOUT_MS: int(100, 60000, 3000),
     DATABASE_QUERY_TIMEOUT_MS: int(100, 600000, 10000),
     READINESS_TIMEOUT_MS: int(50, 10000, 1000),
@@ -118,73 +84,7 @@ export const envSchema = z
     RESTRICTED_ROLES: csv.optional(),
     REDIRECT_WHITELIST: csv.optional(),
 
-    MFA_PROVIDER: z.enum(['builtin', 'duo'], { message: 'must be builtin or duo' }).default('builtin'),
-    // Builtin MFA store: AES-256-GCM key for TOTP secrets and token seeds (base64, 32 bytes), and the
-    // key of the bypass-code hashes (base64, at least 32 bytes; derived from MFA_SECRETS_KEY when unset).
-    MFA_SECRETS_KEY: z.string().optional(),
-    MFA_BYPASS_PEPPER: z.string().optional(),
-    MFA_TOTP_ISSUER: z.string().trim().min(1).max(64, 'must be at most 64 characters').default('MFA Portal'),
-    STEP_UP_MAX_AGE_SECONDS: z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be an integer')
-      .min(30, 'must be between 30 and 3600')
-      .max(3600, 'must be between 30 and 3600')
-      .default(DEFAULT_STEP_UP_MAX_AGE_SECONDS),
-    // How recent a helpdesk member's verification of a user must be before they issue codes or remove devices.
-    HELPDESK_VERIFICATION_WINDOW_SECONDS: z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be an integer')
-      .min(60, 'must be between 60 and 28800')
-      .max(28800, 'must be between 60 and 28800')
-      .default(ADMIN_IDENTITY_CHECK_FRESH_SECONDS),
-    MFA_LOCKOUT_MAX_FAILURES: z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be an integer')
-      .min(1, 'must be between 1 and 100')
-      .max(100, 'must be between 1 and 100')
-      .default(5),
-    MFA_LOCKOUT_MINUTES: z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be an integer')
-      .min(1, 'must be between 1 and 1440')
-      .max(1440, 'must be between 1 and 1440')
-      .default(15),
-    MFA_VERIFY_LIMIT_PER_USER: z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be an integer')
-      .min(1, 'must be between 1 and 1000')
-      .max(1000, 'must be between 1 and 1000')
-      .default(10),
-    MFA_VERIFY_LIMIT_PER_ADDRESS: z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be an integer')
-      .min(1, 'must be between 1 and 10000')
-      .max(10000, 'must be between 1 and 10000')
-      .default(30),
-    MFA_VERIFY_LIMIT_WINDOW_SECONDS: z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be an integer')
-      .min(1, 'must be between 1 and 3600')
-      .max(3600, 'must be between 1 and 3600')
-      .default(60),
-
-    // Duo (MFA_PROVIDER=duo): an "Admin API" application (users, devices, bypass codes) and an
-    // "Auth API" application (passcode checks, pushes) of the Duo Admin Panel; they may share a host.
-    DUO_ADMIN_INTEGRATION_KEY: duoIntegrationKey.optional(),
-    DUO_ADMIN_SECRET_KEY: duoSecretKey.optional(),
-    DUO_API_HOST: duoHost.optional(),
-    DUO_AUTH_INTEGRATION_KEY: duoIntegrationKey.optional(),
-    DUO_AUTH_SECRET_KEY: duoSecretKey.optional(),
-    DUO_AUTH_API_HOST: duoHost.optional(),
-    // Where requests go instead of https://<host> (a test stand-in, an egress proxy); the host is still signed.
-    DUO_API_BASE_URL: duoBaseUrl.optional(),
-    DUO_AUTH_API_BASE_URL: duoBaseUrl.optional(),
-    // PEM file of the CAs to trust for Duo (e.g. Duo's own bundle, to pin them); default: Node's list.
-    DUO_CA_FILE: z.string().min(1).optional(),
-    DUO_SIGNATURE_VERSION: z.enum(['2', '5'], { message: 'must be 2 (form bodies) or 5 (JSON bodies)' }).default('2'),
-    DUO_TIMEOUT_MS: int(1000, 60000, 10000),
-    DUO_RETRY_MAX_ATTEMPTS: int(1, 10, 4),
-    DUO_RETRY_MAX_WAIT_MS: int(0, 60000, 8000),
+    ...mfaEnvFields,
 
     // Audit CSV export: 0 = every matching row (streamed); a positive cap is stated in the response.
     AUDIT_CSV_MAX_ROWS: int(0, 100_000_000, 0),
@@ -192,7 +92,7 @@ export const envSchema = z
     // Admin API calls a second that sync may make.
     DUO_DIRECTORY_SYNC_MINUTES: int(0, 10_080, 360),
     DUO_DIRECTORY_SYNC_CALLS_PER_SECOND: int(1, 50, 2),
-    // Provisioning (issue 15): SCIM 2.0 at /scim/v2 and/or just-in-time creation at first sign-in.
+    // Provisioning: SCIM 2.0 at /scim/v2 and/or just-in-time creation at first sign-in.
     PROVISIONING: z.enum(['off', 'jit', 'scim', 'both'], { message: 'must be off, jit, scim or both' }).default('scim'),
     SCIM_TOKEN: z.string().min(32, 'must be at least 32 characters (openssl rand -base64 32)').max(512).optional(),
     // Just-in-time provisioning only for holders of one of these roles or members of one of these SCIM groups (empty: everyone).
@@ -214,7 +114,7 @@ export const envSchema = z
     SETUP_INSTRUCTIONS_URL: z.url().default('https://wiki.example.org/mfa/setup'),
     COMMUNITY_URL: z.url().default('https://community.example.org/mfa'),
 
-    // Security notifications by e-mail (issue 19): off when SMTP_URL is unset.
+    // Security notifications by e-mail: off when SMTP_URL is unset.
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL, e.g. smtp://mail.example.org:587')

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
-/** The settings of running as a service (issue 17): defaults and refusals, each named. */
+/** The settings of running as a service: defaults and refusals, each named. */
 
 function problems(env: Record<string, string>): string[] {
   try {

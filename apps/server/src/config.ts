@@ -2,9 +2,10 @@ import path from 'node:path';
 import { ENTRA_ROLE_HELPDESK, ENTRA_ROLE_SOLUTION_ADMIN, ROLE_HELPDESK, ROLE_SOLUTION_ADMIN, type RoleNames } from '@mfa-portal/shared';
 import { envSchema, type Env } from './config-env.js';
 import { parseIpLocations, type IpLocation } from './lib/ip-locations.js';
-import { parseKey } from './lib/secret-box.js';
+import { duoConfigOf, mfaConfigOf, type DuoConfig, type MfaConfig } from './config.mfa.js';
 
 export type { Env } from './config-env.js';
+export type { DuoApplicationConfig, DuoConfig, MfaConfig } from './config.mfa.js';
 
 /**
  * Configuration is read from the environment once, validated, and frozen.
@@ -34,7 +35,7 @@ export interface AppConfig {
   /** On SIGTERM: how long requests in flight may take to finish before the process gives up. */
   shutdownGraceSeconds: number;
   /**
-   * Per-user read caches (issue 16): verified tokens, session revocations and the builtin provider's
+   * Per-user read caches: verified tokens, session revocations and the builtin provider's
    * MFA data, kept true by the database's change feed. READ_CACHE=false reads the database every time.
    */
   readCache: boolean;
@@ -67,7 +68,7 @@ export interface AppConfig {
   links: { setupInstructions: string; community: string };
   audit: { csvMaxRows: number };
   provisioning: ProvisioningConfig;
-  /** Security notifications by e-mail (issue 19); `smtpUrl` null: none are sent or queued. */
+  /** Security notifications by e-mail; `smtpUrl` null: none are sent or queued. */
   notifications: NotificationsConfig;
   /** Named networks for the approximate location of a client address (IP_LOCATIONS). */
   ipLocations: IpLocation[];
@@ -95,7 +96,7 @@ export interface NotificationsConfig {
   pollSeconds: number;
 }
 
-/** Provisioning and the embedded directory (issue 15). */
+/** Provisioning (SCIM, just-in-time) and the embedded directory. */
 export interface ProvisioningConfig {
   mode: Env['PROVISIONING'];
   /** SCIM_TOKEN: a bearer token accepted besides those an administrator creates; null: none. */
@@ -112,43 +113,6 @@ export interface ProvisioningConfig {
   scimAdopt: { existing: boolean; protected: boolean };
   /** First-device policy and, for `window`, its length in days. */
   firstDevice: { policy: Env['FIRST_DEVICE_POLICY']; windowDays: number };
-}
-
-/** One Duo application: its keys, the host it signs, and where requests go. */
-export interface DuoApplicationConfig {
-  integrationKey: string;
-  secretKey: string;
-  apiHost: string;
-  baseUrl: string;
-}
-
-/** The Duo adapter's settings (MFA_PROVIDER=duo). */
-export interface DuoConfig {
-  admin: DuoApplicationConfig;
-  auth: DuoApplicationConfig;
-  caFile: string | null;
-  signatureVersion: 2 | 5;
-  timeoutMs: number;
-  retry: { maxAttempts: number; maxTotalWaitMs: number };
-  /** The directory sync from Duo's user list: every `everyMinutes` (0 = off), at most `callsPerSecond`. */
-  directorySync: { everyMinutes: number; callsPerSecond: number };
-}
-
-/** Settings of the MFA domain (builtin store, step-up, verification limits). */
-export interface MfaConfig {
-  /** MFA_SECRETS_KEY (32 bytes); null: generated into DATA_DIR/mfa-secrets.key on first start. */
-  secretsKey: Buffer | null;
-  /** MFA_BYPASS_PEPPER; null: derived from the secrets key with HKDF. */
-  bypassPepper: Buffer | null;
-  /** Issuer shown by authenticator apps. */
-  totpIssuer: string;
-  /** A step-up verification allows sensitive changes for this long. */
-  stepUpMaxAgeSeconds: number;
-  /** A helpdesk member's verification of a user allows issuing codes and removing devices for this long. */
-  helpdeskVerificationWindowSeconds: number;
-  lockout: { maxFailures: number; lockMinutes: number };
-  /** Verification attempts allowed per window, per user and per client address. */
-  verifyRateLimit: { perUser: number; perAddress: number; windowSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -230,19 +194,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     roles: rolesOf(env),
     redirectWhitelist: env.REDIRECT_WHITELIST ?? uniq(['https://localhost', origin]),
     mfaProvider: env.MFA_PROVIDER,
-    mfa: {
-      secretsKey: env.MFA_SECRETS_KEY === undefined ? null : parseKey(env.MFA_SECRETS_KEY),
-      bypassPepper: env.MFA_BYPASS_PEPPER === undefined ? null : Buffer.from(env.MFA_BYPASS_PEPPER, 'base64'),
-      totpIssuer: env.MFA_TOTP_ISSUER,
-      stepUpMaxAgeSeconds: env.STEP_UP_MAX_AGE_SECONDS,
-      helpdeskVerificationWindowSeconds: env.HELPDESK_VERIFICATION_WINDOW_SECONDS,
-      lockout: { maxFailures: env.MFA_LOCKOUT_MAX_FAILURES, lockMinutes: env.MFA_LOCKOUT_MINUTES },
-      verifyRateLimit: {
-        perUser: env.MFA_VERIFY_LIMIT_PER_USER,
-        perAddress: env.MFA_VERIFY_LIMIT_PER_ADDRESS,
-        windowSeconds: env.MFA_VERIFY_LIMIT_WINDOW_SECONDS,
-      },
-    },
+    mfa: mfaConfigOf(env),
     duo: env.MFA_PROVIDER === 'duo' ? duoConfigOf(env) : null,
     links: { setupInstructions: env.SETUP_INSTRUCTIONS_URL, community: env.COMMUNITY_URL },
     audit: { csvMaxRows: env.AUDIT_CSV_MAX_ROWS },
@@ -270,26 +222,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       conveyance: env.WEBAUTHN_ATTESTATION_CONVEYANCE,
     },
   });
-}
-
-function duoConfigOf(env: Env): DuoConfig {
-  const adminHost = env.DUO_API_HOST!;
-  const authHost = env.DUO_AUTH_API_HOST ?? adminHost;
-  const adminBase = env.DUO_API_BASE_URL ?? `https://${adminHost}`;
-  return {
-    admin: { integrationKey: env.DUO_ADMIN_INTEGRATION_KEY!, secretKey: env.DUO_ADMIN_SECRET_KEY!, apiHost: adminHost, baseUrl: adminBase },
-    auth: {
-      integrationKey: env.DUO_AUTH_INTEGRATION_KEY!,
-      secretKey: env.DUO_AUTH_SECRET_KEY!,
-      apiHost: authHost,
-      baseUrl: env.DUO_AUTH_API_BASE_URL ?? (authHost === adminHost ? adminBase : `https://${authHost}`),
-    },
-    caFile: env.DUO_CA_FILE ?? null,
-    signatureVersion: env.DUO_SIGNATURE_VERSION === '5' ? 5 : 2,
-    timeoutMs: env.DUO_TIMEOUT_MS,
-    retry: { maxAttempts: env.DUO_RETRY_MAX_ATTEMPTS, maxTotalWaitMs: env.DUO_RETRY_MAX_WAIT_MS },
-    directorySync: { everyMinutes: env.DUO_DIRECTORY_SYNC_MINUTES, callsPerSecond: env.DUO_DIRECTORY_SYNC_CALLS_PER_SECOND },
-  };
 }
 
 /**

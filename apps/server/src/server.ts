@@ -1,11 +1,10 @@
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildApp } from './app.js';
+import { buildApp, seedDemoData } from './app.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { seedDemoStaff } from './demo/seed.js';
 import { loadTls } from './lib/tls.js';
 
 /** Set in the child process that prepares a new embedded database (see `prepareInChildProcess`). */
@@ -54,9 +53,8 @@ async function main(): Promise<void> {
       : { pgliteDir },
   );
   await migrateToLatest(database.db);
-  // DEMO_DATA=false: no demo staff, an empty directory that SCIM fills.
-  if (config.idp.mode === 'embedded' && config.provisioning.demoData)
-    await seedDemoStaff(database.db, { password: config.idp.demoPassword, roles: config.roles });
+  // The demo data, once per start (DEMO_DATA=false: none, an empty directory that SCIM fills).
+  await seedDemoData(config, database);
   if (process.env[PREPARE_ONLY]) {
     await database.close();
     return;

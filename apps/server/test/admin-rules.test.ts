@@ -4,6 +4,7 @@ import { createPolicy } from '../src/auth/policy.js';
 import { AppError } from '../src/lib/errors.js';
 import type { TokenInventory as Inventory } from '../src/mfa/inventory.js';
 import { MfaError, type MfaProvider } from '../src/mfa/port.js';
+import { translateError } from '../src/modules/common/error-translator.js';
 import type { VerificationService } from '../src/modules/verification/verification.service.js';
 import type { AuditEntry, AuditService } from '../src/modules/audit/audit.service.js';
 import { createAdminAuthorization } from '../src/modules/admin/common/authorization.js';
@@ -108,7 +109,11 @@ describe('admin service', () => {
     });
 
     unlockUser.mockRejectedValueOnce(new MfaError('not_provisioned'));
-    await expect(service.unlock(HD, 'helpdesk', 'bob@example.com', { reason: 'x', ticket: 'y' })).rejects.toMatchObject({
+    // The service lets the provider's refusal through; the error handler answers it with the one translator.
+    const refused = service.unlock(HD, 'helpdesk', 'bob@example.com', { reason: 'x', ticket: 'y' }).catch((e: unknown) => {
+      throw translateError(e) ?? e;
+    });
+    await expect(refused).rejects.toMatchObject({
       statusCode: 404,
     });
     expect(entries[1]).toMatchObject({ outcome: 'failure', reason: 'mfa.user_not_provisioned' });

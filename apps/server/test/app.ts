@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, createServices, type Services } from '../src/app.js';
+import { buildApp, createServices, seedDemoData, type Services } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config.js';
 import type { DatabaseHandle } from '../src/db/database.js';
 import { seedDemoStaff } from '../src/demo/seed.js';
-import { createMfaProvider, type MfaProvider } from '../src/mfa/index.js';
+import type { MfaProvider } from '../src/mfa/index.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_PASSWORD = 'portal-demo-test';
@@ -49,6 +49,8 @@ export async function buildTestApp(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-data-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, DEMO_PASSWORD: TEST_PASSWORD, LOG_LEVEL: 'silent', ...env });
   if (opts.seed !== false) await seedDemoStaff(database.db, { password: TEST_PASSWORD });
+  // What a start of the portal seeds besides (DEMO_DATA, embedded mode): the provider's demo tokens and secrets.
+  await seedDemoData(config, database);
   const webRoot = makeWebFixture();
   const app = await buildApp({ config, database, webRoot, logger: false });
   await app.ready();
@@ -74,5 +76,5 @@ export async function buildTestApp(
  * provider) on a bare Fastify instance.
  */
 export function testServices(config: AppConfig, database: DatabaseHandle, mfa?: MfaProvider): Services {
-  return createServices(config, database.db, mfa ?? createMfaProvider(config, database.db));
+  return createServices(config, database, mfa ? { mfa } : {});
 }

@@ -7,7 +7,7 @@ import { buildTestApp, TEST_PASSWORD, type TestApp } from './app.js';
 import type { Database } from '../src/db/schema.js';
 import { hashPassword } from '../src/idp/password.js';
 import { loadIdpSecrets } from '../src/idp/secrets.js';
-import { demoTokenSeed } from '../src/mfa/builtin/demo-tokens.js';
+import { demoTokenSeed } from '../src/demo/demo-tokens.js';
 import { hotpCode, totpCode } from '../src/mfa/common/otp.js';
 import { loadMfaKeys, type MfaKeys } from '../src/mfa/mfa-keys.js';
 

@@ -7,7 +7,7 @@ import { seedOrganisation } from '../src/demo/org-seed.js';
 import { builtinRepository } from '../src/mfa/builtin/builtin.repository.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { auditRepository } from '../src/modules/audit/audit.repository.js';
-import { walkChain } from '../src/modules/audit/audit-verification.js';
+import { walkChain } from '../src/modules/audit/chain-verification.js';
 import { meTestApp, type MeTestApp } from './me-api.js';
 import { directoryRepository } from '../src/modules/directory/directory.repository.js';
 import { ADMIN, callAs } from './admin-api.js';

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { meTestApp, type MeTestApp } from './me-api.js';
 
 /** Helpers of the SCIM tests (not a test file): the real app, called as Entra's provisioning service calls it. */
@@ -44,6 +44,19 @@ export async function scimTestApp(env: Record<string, string> = {}): Promise<Sci
         .orderBy('id')
         .execute(),
   };
+}
+
+/**
+ * The set-up every SCIM test suite repeats: a SCIM test app built before the enclosing suite's tests
+ * (with `env`) and closed after them. The handle is returned at once and filled in before the first test.
+ */
+export function useScimTestApp(env: Record<string, string> = {}): ScimTestApp {
+  const handle = {} as ScimTestApp;
+  beforeAll(async () => {
+    Object.assign(handle, await scimTestApp(env));
+  });
+  afterAll(() => handle.close());
+  return handle;
 }
 
 /** A SCIM error object with this status (and scimType when given), sent as application/scim+json. */

@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Device } from '@mfa-portal/shared';
-import { AppError } from '../src/lib/errors.js';
+import type { AppError } from '../src/lib/errors.js';
 import { MfaError, type MfaAccount, type MfaProvider } from '../src/mfa/port.js';
 import type { VerificationResult, VerificationService } from '../src/modules/verification/verification.service.js';
 import type { AuditEntry, AuditService } from '../src/modules/audit/audit.service.js';
 import type { StepUpService } from '../src/modules/step-up/step-up.service.js';
 import { createBypassCodesService } from '../src/modules/bypass-codes/bypass-codes.service.js';
+import { createErrorTranslator } from '../src/modules/common/error-translator.js';
 import type { RequestContext } from '../src/modules/common/request-context.js';
 import { createDevicesService } from '../src/modules/devices/devices.service.js';
 import { createPhonesService } from '../src/modules/phones/phones.service.js';
@@ -61,6 +62,7 @@ function setup(
     isFresh: vi.fn(async () => opts.fresh ?? false),
     status: vi.fn(),
     endAll: vi.fn(),
+    forgetAccount: vi.fn(),
     record: vi.fn(async () => ({
       active: true,
       method: 'passcode' as const,
@@ -87,7 +89,7 @@ function setup(
     createBypassCodes: vi.fn(async () => ({ codes: [{ id: 'b1', code: '123 456 789', expiresAt: NOW, usesLeft: 1 }], replaced: 0 })),
     ...opts.provider,
   } as unknown as MfaProvider;
-  const pushes: PushService = { timeoutSeconds: 120, start: vi.fn(), poll: vi.fn(), ...opts.pushes };
+  const pushes: PushService = { timeoutSeconds: 120, start: vi.fn(), poll: vi.fn(), forgetAccount: vi.fn(), ...opts.pushes };
   const deps = { mfa, audit, stepUp, verification, pushes, totpIssuer: 'Test', now: () => NOW };
   // The self-service rules as the modules share them (modules/common/self-service.ts).
   const service = {
@@ -99,13 +101,17 @@ function setup(
   return { service, mfa, entries, stepUp, verification, pushes };
 }
 
+/** The refusal as the client gets it: the services let errors through, the one translator answers them at the edge. */
+const translate = createErrorTranslator({ stepUpMaxAgeSeconds: 300 });
+
 async function appError(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(
     () => new Error('expected a refusal'),
     (e: unknown) => e,
   );
-  if (!(err instanceof AppError)) throw err;
-  return err;
+  const answer = translate(err);
+  if (!answer) throw err;
+  return answer;
 }
 
 describe('me service: step-up', () => {

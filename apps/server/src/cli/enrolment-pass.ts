@@ -16,8 +16,6 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createMfaProvider } from '../mfa/index.js';
-import { directoryRepository } from '../modules/directory/directory.repository.js';
 import { createServices } from '../services.js';
 
 const OPERATOR = 'operator (command line)';
@@ -49,13 +47,12 @@ async function main(): Promise<void> {
   );
   try {
     await migrateToLatest(database.db);
-    if (!(await directoryRepository(database.db).find(upn)))
-      throw new Error(`${upn} is not in the portal's directory: provision the user first (SCIM, or a first sign-in).`);
-    const mfa = createMfaProvider(config, database.db);
-    if ((await mfa.listDevices(upn)).length > 0)
-      throw new Error(`${upn} already has a device: a pass is for a first device. A Solution Administrator can help them instead.`);
-    const services = createServices(config, database.db, mfa);
+    const services = createServices(config, database);
     try {
+      if (!(await services.directory.find(upn)))
+        throw new Error(`${upn} is not in the portal's directory: provision the user first (SCIM, or a first sign-in).`);
+      if ((await services.mfa.listDevices(upn)).length > 0)
+        throw new Error(`${upn} already has a device: a pass is for a first device. A Solution Administrator can help them instead.`);
       const { pass, info } = await services.enrolmentPasses.issue(
         { upn: OPERATOR, roles: [], requestId: `cli-${process.pid}`, clientAddress: null, session: 'command line' },
         'operator',

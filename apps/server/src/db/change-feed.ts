@@ -1,21 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { ReadCache } from '../lib/read-cache.js';
 import type { DatabaseHandle } from './database.js';
 import { CHANGE_CHANNEL } from './migrations/0017_change_feed.js';
 
 /**
- * Keeps per-user read caches true to the database. The triggers of migration 0017 name, on commit, the
- * users each change touched, whoever made it (a request on any instance, a job, SCIM, a script); this
- * drops their cached reads on this instance. While the feed is not heard (before it starts, after its
- * connection failed or went silent, until it is back), the caches keep nothing: a change could go
- * unheard. `*` (a change to very many users) drops everything.
+ * Keeps what listens to it (the per-user read caches) true to the database. The triggers of migration
+ * 0017 name, on commit, the users each change touched, whoever made it (a request on any instance, a
+ * job, SCIM, a script); the feed tells its listeners, on this instance. While the feed is not heard
+ * (before it starts, after its connection failed or went silent, until it is back), its listeners are
+ * told it is not live: a change could go unheard. `*` (a change to very many users) clears everything.
  *
  * A connection can look open while nothing arrives any more (a NAT that forgot it, a fail-over that
  * left the socket half-open). So a heartbeat goes through the database every `heartbeatMs`: a marker
  * that must come back on the listening connection before the next one is due. One that does not makes
- * the feed *silent* (caches off) and opens a new listening connection; the first heartbeat heard again
- * turns the caches back on.
+ * the feed *silent* (its listeners not live) and opens a new listening connection; the first heartbeat heard
+ * again makes them live once more.
  */
 export interface ChangeFeed {
   /** Whether notifications are being heard now (listening, and the last heartbeat came back in time). */
@@ -37,6 +36,19 @@ export interface ChangeFeed {
  */
 export type ChangeFeedState = 'listening' | 'disconnected' | 'silent' | 'stopped';
 
+/**
+ * What the feed tells (a read cache is one): the database layer knows no cache, only that someone
+ * keeps something per user that a committed change can make stale.
+ */
+export interface ChangeListener {
+  /** Whether changes are heard now; either way, whatever was kept goes (a change could have gone unheard). */
+  setLive(live: boolean): void;
+  /** The users a committed change touched. */
+  invalidate(users: string[]): void;
+  /** A change to very many users: everything kept goes. */
+  clear(): void;
+}
+
 export interface ChangeFeedOptions {
   /** Each change of `listening`, with the state that caused it (not called by `stop`). */
   onState?: (listening: boolean, state: ChangeFeedState) => void;
@@ -56,10 +68,10 @@ export const DEFAULT_HEARTBEAT_MS = 5000;
 
 export function startChangeFeed(
   database: Pick<DatabaseHandle, 'subscribe' | 'db'>,
-  caches: readonly ReadCache<unknown>[],
+  listeners: readonly ChangeListener[],
   opts: ChangeFeedOptions = {},
 ): ChangeFeed {
-  if (!database.subscribe || caches.length === 0) {
+  if (!database.subscribe || listeners.length === 0) {
     return { listening: false, state: 'stopped', heard: async () => false, stop: async () => {} };
   }
   const subscribe = database.subscribe.bind(database);
@@ -83,7 +95,7 @@ export function startChangeFeed(
     const now = connected && !silent && !stopped;
     if (now === listening) return;
     listening = now;
-    for (const cache of caches) cache.setLive(now);
+    for (const listener of listeners) listener.setLive(now);
     opts.onState?.(now, state());
   };
 
@@ -109,10 +121,10 @@ export function startChangeFeed(
       [CHANGE_CHANNEL, MARKER_CHANNEL],
       (payload, channel) => {
         if (channel === MARKER_CHANNEL) markers.get(payload)?.(true);
-        else if (payload === '*') for (const cache of caches) cache.clear();
+        else if (payload === '*') for (const listener of listeners) listener.clear();
         else {
           const names = payload.split('\n');
-          for (const cache of caches) cache.invalidate(names);
+          for (const listener of listeners) listener.invalidate(names);
         }
       },
       (up) => {
@@ -181,7 +193,7 @@ export function startChangeFeed(
       if (timer) clearTimeout(timer);
       timer = null;
       listening = false;
-      for (const cache of caches) cache.setLive(false);
+      for (const listener of listeners) listener.setLive(false);
       for (const settle of [...markers.values()]) settle(false);
       await unsubscribe();
     },

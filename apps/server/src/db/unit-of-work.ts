@@ -3,7 +3,7 @@ import type { Kysely, Transaction, TransactionBuilder } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
- * The unit of work (issue 14): a change and its audit event are written in one database transaction,
+ * The unit of work: a change and its audit event are written in one database transaction,
  * both or neither, without passing a transaction through every signature.
  *
  * `openDatabase` hands out the database wrapped by {@link withUnitOfWork}: every query made through it

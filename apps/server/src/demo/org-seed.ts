@@ -8,7 +8,7 @@ import { chainHash, type AuditEvent } from '../modules/audit/audit-chain.js';
 import { ORG_DOMAIN, orgUser, pickEvent, prng, type OrgUser } from './org-data.js';
 
 /**
- * Loads a realistic organisation into the configured database (`npm run seed:org`, issue 16): staff
+ * Loads a realistic organisation into the configured database (`npm run seed:org`): staff
  * in the embedded identity provider, the portal's directory and the builtin MFA store (devices,
  * hardware tokens, bypass codes), and audit events over the last year on the hash chain. Rows go in
  * as a handful of array-parameter INSERT ... SELECT FROM unnest(...) statements per batch (a

@@ -23,7 +23,7 @@ export interface DemoStaffMember {
 }
 
 /**
- * A demo Duo D100 token: its seed is public (see mfa/builtin/demo-tokens.ts), so a person trying the
+ * A demo Duo D100 token: its seed is public (see demo-tokens.ts), so a person trying the
  * portal can read its codes with `npm run demo:codes`, and the tests can compute them.
  */
 const d100 = (serial: string): DemoDevice => ({

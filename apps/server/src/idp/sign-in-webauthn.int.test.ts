@@ -17,7 +17,7 @@ import {
 } from '../../test/oidc-test-client.js';
 
 /**
- * A passkey as the second factor of the embedded sign-in (issue 18), through the real pages: the
+ * A passkey as the second factor of the embedded sign-in, through the real pages: the
  * second page offers it (a static script, no inline code), its options are bound to the interaction,
  * and a good assertion signs in with amr pwd+mfa while a wrong or replayed one signs nobody in.
  */

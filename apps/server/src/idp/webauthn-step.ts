@@ -18,7 +18,7 @@ export const webauthnFormSchema = z.object({
 });
 
 /**
- * The passkey / security-key alternative of the sign-in's second step (issue 18). Offered when the
+ * The passkey / security-key alternative of the sign-in's second step. Offered when the
  * provider verifies WebAuthn itself and the user has a credential; the ceremony is the webauthn
  * module's (challenge bound to this interaction, single use, expiring; origin and RP ID of the portal).
  */

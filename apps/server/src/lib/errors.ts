@@ -73,17 +73,33 @@ function sendCode(reply: FastifyReply, code: ErrorCode, details?: ErrorBody['det
   return send(reply, ERROR_STATUS[code], { code, message: errorMessage(code), ...(details ? { details } : {}) }, headers);
 }
 
-/** One error handler for every route: stable codes, never a stack trace, 500s logged with the request id. */
-export function installErrorHandling(app: FastifyInstance): void {
+/** The answer to an AppError: its status, code, message, details and headers. */
+function sendAppError(reply: FastifyReply, error: AppError) {
+  const body = { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  return send(reply, error.statusCode, body, error.headers);
+}
+
+/**
+ * Turns a failure a layer above this one knows (a provider refusal, say) into the AppError that answers
+ * it; null when it knows none. This layer cannot import those error types, so the composition root
+ * hands one in.
+ */
+export type ErrorTranslator = (error: unknown) => AppError | null;
+
+export interface ErrorHandlingOptions {
+  /** Knows the typed errors of the layers above; without one only an AppError is answered by its code. */
+  translate?: ErrorTranslator;
+}
+
+/**
+ * One error handler for every route: stable codes, never a stack trace, 500s logged with the request id.
+ * Services let their typed errors through; they are translated here, once.
+ */
+export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof AppError) {
-      return send(
-        reply,
-        error.statusCode,
-        { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
-        error.headers,
-      );
-    }
+    if (error instanceof AppError) return sendAppError(reply, error);
+    const translated = options.translate?.(error);
+    if (translated) return sendAppError(reply, translated);
     if (error.validation) {
       const field = fieldOf(error);
       const issue = (error.validation as ValidationIssue[])[0];
@@ -132,7 +148,7 @@ export function installErrorHandling(app: FastifyInstance): void {
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const reason = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A part of the address is too long.' : 'The address is not valid.';
   if (/\/scim\/v2(\/|$|\?)/.test(request.raw.url ?? '')) {
-    // The SCIM endpoints answer SCIM errors (RFC 7644 §3.12), even before routing.
+    // The SCIM endpoints answer SCIM errors (RFC 7644, section 3.12), even before routing.
     const body = { schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '400', scimType: 'invalidValue', detail: reason };
     return reply
       .code(400)

@@ -1,5 +1,5 @@
 /**
- * `Permissions-Policy` (issue 14): the browser features the portal never uses are denied to it and to
+ * `Permissions-Policy`: the browser features the portal never uses are denied to it and to
  * anything it frames (QR codes are shown, never scanned: no camera). Passkeys and security keys are a
  * feature, so WebAuthn stays allowed for the portal's own origin; copying bypass codes writes the clipboard.
  */

@@ -1,5 +1,7 @@
+import type { ChangeListener } from '../db/change-feed.js';
+
 /**
- * A bounded in-memory cache of reads that other writers can change (issue 16): a signed-in user's MFA
+ * A bounded in-memory cache of reads that other writers can change: a signed-in user's MFA
  * data and session revocation, asked on every API call of theirs. It is only as good as its
  * invalidation, so it keeps nothing unless it is *live* (its change feed listening: db/change-feed.ts),
  * and a read that raced with an invalidation is answered but not kept.
@@ -20,7 +22,7 @@ export interface ReadCacheOptions<V> {
   onLookup?: (hit: boolean) => void;
 }
 
-export class ReadCache<V> {
+export class ReadCache<V> implements ChangeListener {
   readonly name: string;
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   private readonly now: () => number;

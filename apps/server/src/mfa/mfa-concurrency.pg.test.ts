@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DatabaseHandle } from '../db/database.js';
 import { createTestDatabase } from '../../test/database.js';
 import { createBuiltinProvider } from './builtin/builtin-provider.js';
-import { demoTokenSeed, seedDemoHardwareTokens } from './builtin/demo-tokens.js';
+import { demoTokenSeed, seedDemoHardwareTokens } from '../demo/demo-tokens.js';
 import { hotpCode, totpCode } from './common/otp.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import { derivePepper } from './mfa-keys.js';

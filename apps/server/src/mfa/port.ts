@@ -1,6 +1,45 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { BypassCodeInfo, Device, MfaData, MfaStatus, PhonePlatform, PushStateName } from '@mfa-portal/shared';
+import type { BypassCodeInfo, Device, MfaData } from '@mfa-portal/shared';
+import type {
+  AccountProfile,
+  AddPhoneInput,
+  BypassCodeRequest,
+  CreatedBypassCodes,
+  MfaAccount,
+  MfaUserPage,
+  MfaUserSummary,
+  NewWebauthnCredential,
+  PhoneActivation,
+  ProviderCapabilities,
+  PushOptions,
+  PushState,
+  StartedPush,
+  TotpEnrolment,
+  VerifyOptions,
+  VerifyOutcome,
+  WebauthnCredential,
+} from './types.js';
+
+export type {
+  AccountProfile,
+  AddPhoneInput,
+  BypassCodeRequest,
+  CreatedBypassCodes,
+  MfaAccount,
+  MfaUserPage,
+  MfaUserSummary,
+  NewWebauthnCredential,
+  PhoneActivation,
+  ProviderCapabilities,
+  PushOptions,
+  PushState,
+  StartedPush,
+  TotpEnrolment,
+  VerifyFailure,
+  VerifyMethod,
+  VerifyOptions,
+  VerifyOutcome,
+  WebauthnCredential,
+} from './types.js';
 
 /**
  * The port every MFA provider adapter implements (builtin store, Duo). Routes and services speak
@@ -109,7 +148,7 @@ export interface MfaProvider {
    */
   useWebauthnCredential(username: string, deviceId: string, signCount: number, opts?: { now?: Date }): Promise<Device>;
 
-  // --- administration (issue 5): an administrator calls these for another user ---
+  // --- administration: an administrator calls these for another user ---
   /** Provisioned users whose username, email or real name contains `query` (case-insensitive), by username. */
   searchUsers(query: string, page: { cursor?: string; limit: number }): Promise<MfaUserPage>;
   /**
@@ -122,18 +161,14 @@ export interface MfaProvider {
   unlockUser(username: string, opts?: { now?: Date }): Promise<MfaAccount>;
 
   /**
-   * Account lifecycle (provisioning, issue 15); absent when the provider's accounts cannot be managed
-   * from the portal. `tx` is the caller's database transaction: an adapter that keeps accounts in the
-   * portal's database writes inside it, so the change commits or rolls back with its audit event; an
-   * adapter that calls a remote service (Duo) makes the call inside it and throws when refused, so
-   * the portal records the change only once the provider has accepted it.
+   * Account lifecycle (SCIM, just-in-time provisioning, the admin screens); absent when the provider's
+   * accounts cannot be managed from the portal. Called inside the caller's transaction (the unit of
+   * work): an adapter that keeps accounts in the portal's database writes on that ambient transaction,
+   * so the change commits or rolls back with its audit event; an adapter that calls a remote service
+   * (Duo) makes the call inside it and throws when refused, so the portal records the change only once
+   * the provider has accepted it.
    */
   readonly lifecycle?: AccountLifecycle;
-}
-
-export interface AccountProfile {
-  email: string;
-  realName: string;
 }
 
 export interface AccountLifecycle {
@@ -141,163 +176,16 @@ export interface AccountLifecycle {
    * Creates the account without devices when it does not exist (disabled from the start with
    * `disabledReason`); updates e-mail and name otherwise (its status is then left as it is).
    */
-  provision(username: string, profile: AccountProfile, tx: Kysely<Database>, opts?: { disabledReason?: string }): Promise<void>;
+  provision(username: string, profile: AccountProfile, opts?: { disabledReason?: string }): Promise<void>;
   /** Renames the account and/or updates its profile; nothing when it does not exist. */
-  update(username: string, changes: Partial<AccountProfile> & { newUsername?: string }, tx: Kysely<Database>): Promise<void>;
+  update(username: string, changes: Partial<AccountProfile> & { newUsername?: string }): Promise<void>;
   /** Disables (with a reason shown to the helpdesk) or re-enables the account; false when it does not exist. */
-  setEnabled(username: string, enabled: boolean, reason: string | null, tx: Kysely<Database>): Promise<boolean>;
-  /** Removes the account and its secrets (devices, seeds, codes); hardware tokens return to the inventory. */
-  remove(username: string, tx: Kysely<Database>): Promise<void>;
-}
-
-/** What a provider can do; the web application reads it from GET /api/me/capabilities. */
-export interface ProviderCapabilities {
-  /** Phones can be added (and activated for push). */
-  phones: boolean;
-  /** The activation link can be sent to the phone by text message. */
-  smsActivation: boolean;
-  /** Pushes can be sent to activated phones (test, step-up, helpdesk verification). */
-  push: boolean;
-  /** Authenticator apps (TOTP) can be enrolled. */
-  totp: boolean;
-  /** Duo D100 hardware tokens can be claimed. */
-  hardwareTokens: boolean;
-  /** Hardware tokens can be renamed (renameDevice); Duo's have no name. */
-  renameHardwareTokens: boolean;
-  /** Passkeys and security keys are registered through the portal and verified by it (WebAuthn). */
-  webauthn: boolean;
-  /** WebAuthn credentials are listed and removed here but enrolled in the provider's own prompt (Duo). */
-  webauthnEnrolledInProviderPrompt: boolean;
-}
-
-/** A stored WebAuthn credential (base64url fields, as SimpleWebAuthn reads them). */
-export interface WebauthnCredential {
-  deviceId: string;
-  credentialId: string;
-  publicKey: string;
-  signCount: number;
-  transports: string[];
-}
-
-export interface NewWebauthnCredential {
-  credentialId: string;
-  publicKey: string;
-  signCount: number;
-  transports: string[];
-  aaguid: string;
-  attachment: 'platform' | 'cross-platform' | null;
-  backupEligible: boolean;
-  backedUp: boolean;
-  kind: 'passkey' | 'security_key';
-  name: string;
-}
-
-export interface AddPhoneInput {
-  /** E.164 (`+15555550100`). */
-  number: string;
-  platform: PhonePlatform;
-  name?: string;
-}
-
-export interface PhoneActivation {
-  activationUrl: string;
-  /** The provider's QR-code image URL (on its host: the portal's CSP does not load it; use qrSvg). */
-  activationBarcodeUrl: string;
-  /** The same QR code rendered by the portal, null when the barcode URL has no readable value. */
-  qrSvg: string | null;
-  installationUrl: string | null;
-  expiresAt: Date;
-}
-
-export interface PushOptions {
-  /** What the push is for: the phone says so ("Check that this phone works", "Confirm it is you"). */
-  purpose: 'device_test' | 'step_up';
-  /** The address of the person who asked for it (the provider's network and location policies). */
-  ipaddr?: string | null;
-}
-
-export interface StartedPush {
-  txid: string;
-  /** Number matching: the code the person enters on the phone to approve (shown in the browser). */
-  verificationCode: string | null;
-}
-
-export interface PushState {
-  state: PushStateName;
-  /** The provider's status text, for logs and the helpdesk. */
-  detail: string | null;
-}
-
-export interface MfaUserSummary {
-  username: string;
-  email: string;
-  realName: string;
-  status: Exclude<MfaStatus, 'not_provisioned'>;
-}
-
-export interface MfaUserPage {
-  users: MfaUserSummary[];
-  /** Pass as `cursor` for the next page; null on the last one. */
-  nextCursor: string | null;
-}
-
-export interface MfaAccount {
-  status: Exclude<MfaStatus, 'not_provisioned'>;
-  statusReason: string | null;
-  /** End of a lockout caused by failed attempts (null: none, or an indefinite administrative lock). */
-  lockedUntil: Date | null;
-  deviceCount: number;
-}
-
-export interface TotpEnrolment {
-  enrolmentId: string;
-  /** Base32, shown once for manual entry. */
-  secret: string;
-  otpauthUri: string;
-  qrSvg: string;
-  expiresAt: Date;
-}
-
-export type VerifyMethod = 'passcode' | 'bypass';
-
-export interface VerifyOptions {
-  now?: Date;
-  /** The address of the person entering the code, when it is their own (the provider's network policies). */
-  ipaddr?: string | null;
-  deviceId?: string;
-  methods?: readonly VerifyMethod[];
-}
-
-export type VerifyFailure =
-  /** The code matched nothing (or was malformed). Counts toward lockout. */
-  | 'code_invalid'
-  /** The code was right but its TOTP step or HOTP counter was already used. Counts toward lockout. */
-  | 'code_replayed'
-  /** Locked (now, or by this very failure when `justLocked`). */
-  | 'user_locked_out'
-  | 'user_disabled'
-  | 'not_provisioned'
-  /** Nothing could verify a passcode (no authenticator or token). Does not count. */
-  | 'no_factor';
-
-export type VerifyOutcome =
-  | { ok: true; method: 'totp' | 'hotp' | 'bypass'; deviceId: string | null; bypassId: string | null }
-  | { ok: false; reason: VerifyFailure; justLocked: boolean; retryAfterSeconds: number | null; statusReason: string | null };
-
-export interface BypassCodeRequest {
-  count: number;
-  validitySeconds: number;
-  reuseCount: number;
-  replaceExisting: boolean;
-  /** UPN of whoever asked for them. */
-  createdBy: string;
-}
-
-export interface CreatedBypassCodes {
-  /** `code` in display form (`123 456 789`): shown once, never stored. */
-  codes: Array<{ id: string; code: string; expiresAt: Date; usesLeft: number }>;
-  /** Live codes revoked by `replaceExisting`. */
-  replaced: number;
+  setEnabled(username: string, enabled: boolean, reason: string | null): Promise<boolean>;
+  /**
+   * Removes the account and its secrets (devices, seeds, codes); hardware tokens return to the inventory.
+   * What the portal's modules hold about the account's sessions (step-ups, pushes) is theirs to forget.
+   */
+  remove(username: string): Promise<void>;
 }
 
 export type MfaErrorCode =

@@ -72,7 +72,7 @@ beforeAll(async () => {
   standin.addPhone({ userId: erin.user_id, number: '+15555550177', name: 'Erin’s phone', activated: true });
   m = await meTestApp(duoEnv(standin, { MFA_VERIFY_LIMIT_PER_USER: '1000', MFA_VERIFY_LIMIT_PER_ADDRESS: '10000' }));
   await syncOf(m).syncOnce();
-  // Verify, then issue (issue 14): the helpdesk has verified the users it acts for.
+  // Verify, then issue: the helpdesk has verified the users it acts for.
   for (const upn of ['bob@example.com', 'erin@example.com', 'dave@example.com']) await verifyByHand(m, HELPDESK, upn);
 });
 afterAll(async () => {

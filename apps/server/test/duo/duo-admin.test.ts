@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DuoMfaProvider } from '../../src/mfa/duo/duo-provider.js';
+import type { MfaProvider } from '../../src/mfa/port.js';
 import { MfaError } from '../../src/mfa/port.js';
 import type { DuoStandin } from './duo-standin.js';
 import { providerFor, seedDemoStaff, startStandin } from './support.js';
 
-/** The Duo adapter's answers to the administration operations of the port (issue 5). */
+/** The Duo adapter's answers to the administration operations of the port. */
 
 let standin: DuoStandin;
-let duo: DuoMfaProvider;
+let duo: MfaProvider;
 
 beforeAll(async () => {
   // Two users a page: the user list is always several pages long.

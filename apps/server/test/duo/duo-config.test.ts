@@ -54,7 +54,7 @@ describe('Duo configuration', () => {
       signatureVersion: 2,
       timeoutMs: 10000,
       retry: { maxAttempts: 4, maxTotalWaitMs: 8000 },
-      // The paced refresh of the portal's directory from Duo's user list (issue 16): every 6 h, 2 calls a second.
+      // The paced refresh of the portal's directory from Duo's user list: every 6 h, 2 calls a second.
       directorySync: { everyMinutes: 360, callsPerSecond: 2 },
     });
     const other = loadConfig({

@@ -5,7 +5,7 @@ import { portalIdOf } from '../../src/mfa/duo/ids.js';
 import { toAppError } from '../../src/mfa/errors.js';
 import { MfaError } from '../../src/mfa/port.js';
 import type { DuoStandin } from './duo-standin.js';
-import { clientsFor, providerFor, seedDemoStaff, startStandin } from './support.js';
+import { clientsFor, providerFor, refusal, seedDemoStaff, startStandin } from './support.js';
 
 /** Duo's answers at the edges: an expired verification push, a delete of what is gone, a per-user limit. */
 
@@ -18,22 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => standin.close());
 
-async function refusal(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => {
-      throw new Error('expected a refusal');
-    },
-    (e: unknown) => e,
-  );
-}
-
 describe('Duo at the edges', () => {
   it('a verification push older than 120 s: Duo answers 404, the adapter reads timeout', async () => {
     const { provider: duo } = providerFor(standin);
-    const { pushId } = await duo.duo.sendVerificationPush('bob@example.com', portalIdOf('phone', seed.bobPhone.phone_id));
-    expect(await duo.duo.verificationPushResponse('bob@example.com', pushId)).toMatchObject({ state: 'waiting' });
+    const { pushId } = await duo.sendVerificationPush('bob@example.com', portalIdOf('phone', seed.bobPhone.phone_id));
+    expect(await duo.verificationPushResponse('bob@example.com', pushId)).toMatchObject({ state: 'waiting' });
     standin.advanceClock(121_000);
-    expect(await duo.duo.verificationPushResponse('bob@example.com', pushId)).toMatchObject({ state: 'timeout' });
+    expect(await duo.verificationPushResponse('bob@example.com', pushId)).toMatchObject({ state: 'timeout' });
     expect(standin.requestsTo('GET', /verification_push_response$/).at(-1)!.status).toBe(404);
   });
 
@@ -64,7 +55,7 @@ describe('Duo at the edges', () => {
     standin.addPhone({ userId: zoe.user_id, number: '+15555550900' });
     const phones = standin.phones.size;
     const phoneErr = await refusal(
-      duo.duo.addPhone('zoe@example.com', { number: '+15555550901', platform: 'iOS' }, { allowWhenDevicesExist: true }),
+      duo.addPhone('zoe@example.com', { number: '+15555550901', platform: 'ios' }, { allowWhenDevicesExist: true }),
     );
     expect(toAppError(phoneErr)!.code).toBe('mfa.provider_limit_reached');
     expect(standin.phones.size).toBe(phones);

@@ -5,7 +5,7 @@ import { DuoApiError } from '../../src/mfa/duo/errors.js';
 import { toAppError } from '../../src/mfa/errors.js';
 import { MfaError } from '../../src/mfa/port.js';
 import type { DuoStandin } from './duo-standin.js';
-import { clientsFor, providerFor, startStandin } from './support.js';
+import { clientsFor, providerFor, refusal, startStandin } from './support.js';
 
 /** Duo holds one phone per number: Create Phone refuses a second (40003), so a known number is looked up first. */
 
@@ -15,15 +15,6 @@ beforeAll(async () => {
   standin = await startStandin();
 });
 afterAll(() => standin.close());
-
-async function refusal(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => {
-      throw new Error('expected a refusal');
-    },
-    (e: unknown) => e,
-  );
-}
 
 describe('a phone number Duo already holds', () => {
   it('Create Phone with a number Duo holds: 400, code 40003 (the stand-in, as Duo)', async () => {
@@ -44,11 +35,7 @@ describe('a phone number Duo already holds', () => {
 
     const again = standin.addUser({ username: 'rita@example.com' });
     const phonesBefore = standin.phones.size;
-    const device = await duo.duo.addPhone(
-      'rita@example.com',
-      { number: '+1 555 555 0701', platform: 'iOS' },
-      { allowWhenDevicesExist: false },
-    );
+    const device = await duo.addPhone('rita@example.com', { number: '+1 555 555 0701', platform: 'ios' }, { allowWhenDevicesExist: false });
     expect(standin.phones.size).toBe(phonesBefore);
     expect(standin.phones.get(phone.phone_id)!.userIds).toEqual([again.user_id]);
     expect(device.capabilities).toEqual([]);
@@ -63,7 +50,7 @@ describe('a phone number Duo already holds', () => {
     standin.addUser({ username: 'other@example.com' });
     const before = standin.snapshot();
     const err = await refusal(
-      duo.duo.addPhone('other@example.com', { number: '+15555550702', platform: 'Android' }, { allowWhenDevicesExist: false }),
+      duo.addPhone('other@example.com', { number: '+15555550702', platform: 'android' }, { allowWhenDevicesExist: false }),
     );
     expect(err).toBeInstanceOf(MfaError);
     const app = toAppError(err)!;

@@ -22,7 +22,7 @@ import type { DuoStandin } from './duo-standin.js';
 import { duoEnv, seedDemoStaff, startStandin } from './support.js';
 
 /**
- * Phones and push on Duo (issue 6), against the Duo stand-in: adding a phone, activating Duo Mobile
+ * Phones and push on Duo, against the Duo stand-in: adding a phone, activating Duo Mobile
  * (QR code or text message), test pushes approved / denied / reported / timed out, step-up by push, the
  * helpdesk's verification push, and the refusals (bad number, step-up, another user's ids).
  */
@@ -426,7 +426,7 @@ describe('helpdesk verification push on Duo', () => {
     expect(Date.parse(check!.checkedAt)).toBeGreaterThanOrEqual(Date.parse(approved.startedAt));
     // Another administrator did not verify the caller.
     expect(await checkOf(ADMIN)).toBeNull();
-    // Verify, then issue (issue 14): the approved push lets this administrator issue codes, and the event names it.
+    // Verify, then issue: the approved push lets this administrator issue codes, and the event names it.
     const issued = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${BOB}/bypass-codes`, {
       count: 1,
       validitySeconds: 600,

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bypassCodeInfoSchema, deviceSchema, mfaDataSchema } from '@mfa-portal/shared';
 import { AppError } from '../../src/lib/errors.js';
-import { DUO_CANNOT_VERIFY_REASON, DUO_LOCKED_OUT_REASON, DUO_NEVER_EXPIRES, type DuoMfaProvider } from '../../src/mfa/duo/duo-provider.js';
+import { DUO_CANNOT_VERIFY_REASON, DUO_LOCKED_OUT_REASON, DUO_NEVER_EXPIRES } from '../../src/mfa/duo/duo-provider.js';
 import { DuoApiError } from '../../src/mfa/duo/errors.js';
 import { portalIdOf } from '../../src/mfa/duo/ids.js';
 import { toAppError } from '../../src/mfa/errors.js';
-import { MfaError } from '../../src/mfa/port.js';
+import { MfaError, type MfaProvider } from '../../src/mfa/port.js';
 import type { DuoStandin } from './duo-standin.js';
-import { providerFor, seedDemoStaff, startStandin } from './support.js';
+import { phonesFor, providerFor, seedDemoStaff, startStandin } from './support.js';
 
 /**
  * The Duo adapter against the stand-in, operation by operation (the port's and the Duo-only ones),
@@ -15,7 +15,7 @@ import { providerFor, seedDemoStaff, startStandin } from './support.js';
  */
 
 let standin: DuoStandin;
-let duo: DuoMfaProvider;
+let duo: MfaProvider;
 let waits: number[];
 let seed: ReturnType<typeof seedDemoStaff>;
 
@@ -258,11 +258,11 @@ describe('phones', () => {
   it('addPhone: an E.164 number and platform, associated; refuses a bad number and a second device without step-up', async () => {
     const carol = standin.addUser({ username: 'carol@example.com' });
     expect(
-      await answered(duo.duo.addPhone('carol@example.com', { number: '555-0100', platform: 'iOS' }, { allowWhenDevicesExist: false })),
+      await answered(duo.addPhone('carol@example.com', { number: '555-0100', platform: 'ios' }, { allowWhenDevicesExist: false })),
     ).toMatchObject({ statusCode: 400, code: 'request.invalid', details: { field: 'number' } });
-    const device = await duo.duo.addPhone(
+    const device = await duo.addPhone(
       'carol@example.com',
-      { number: '+1 555 555 0177', platform: 'Android', name: 'Carol’s Pixel' },
+      { number: '+1 555 555 0177', platform: 'android', name: 'Carol’s Pixel' },
       { allowWhenDevicesExist: false },
     );
     expect(device).toMatchObject({
@@ -275,31 +275,31 @@ describe('phones', () => {
     const phone = [...standin.phones.values()].find((p) => p.number === '+15555550177')!;
     expect(phone).toMatchObject({ platform: 'Google Android', type: 'Mobile', userIds: [carol.user_id], activated: false });
     expect(
-      await mfaCode(duo.duo.addPhone('carol@example.com', { number: '+15555550178', platform: 'iOS' }, { allowWhenDevicesExist: false })),
+      await mfaCode(duo.addPhone('carol@example.com', { number: '+15555550178', platform: 'ios' }, { allowWhenDevicesExist: false })),
     ).toBe('has_devices');
   });
 
   it('activation: a Duo Mobile link and a QR code rendered by the portal; by SMS too', async () => {
     const phone = [...standin.phones.values()].find((p) => p.number === '+15555550177')!;
     const id = portalIdOf('phone', phone.phone_id);
-    const a = await duo.duo.phoneActivation('carol@example.com', id, { install: true });
+    const a = await phonesFor(standin).phoneActivation('carol@example.com', id, { install: true });
     expect(a.activationUrl).toMatch(/^https:\/\/m-standin\.duosecurity\.com\/activate\//);
     expect(a.activationBarcodeUrl).toContain('/frame/qr?value=');
     expect(a.qrSvg).toMatch(/^<svg/);
     expect(a.installationUrl).toBeTruthy();
     expect(standin.requestsTo('POST', /activation_url$/).at(-1)!.params).toEqual({ valid_secs: '86400', install: '1' });
-    await duo.duo.sendSmsActivation('carol@example.com', id);
+    await duo.sendSmsActivation('carol@example.com', id);
     expect(phone.smsActivationsSent).toBe(1);
     standin.activatePhone(phone.phone_id);
     expect((await duo.listDevices('carol@example.com'))[0]!.capabilities).toEqual(['push', 'passcode']);
-    expect(await answered(duo.duo.phoneActivation('bob@example.com', portalIdOf('token', seed.bobToken.token_id)))).toMatchObject({
+    expect(await answered(duo.phoneActivation('bob@example.com', portalIdOf('token', seed.bobToken.token_id)))).toMatchObject({
       code: 'mfa.not_supported_by_provider',
     });
   });
 
   it('push: sent asynchronously to that phone, then polled', async () => {
     const id = portalIdOf('phone', seed.bobPhone.phone_id);
-    const { txid, verificationCode } = await duo.duo.startPush('bob@example.com', id, { purpose: 'device_test', ipaddr: '192.0.2.7' });
+    const { txid, verificationCode } = await duo.startPush('bob@example.com', id, { purpose: 'device_test', ipaddr: '192.0.2.7' });
     // The portal can show a code, and says so; this tenant does not require verified pushes.
     expect(standin.requestsTo('POST', /^\/auth\/v2\/preauth$/).at(-1)!.params).toMatchObject({
       client_supports_verified_push: '1',
@@ -321,18 +321,18 @@ describe('phones', () => {
       from: 'MFA self-service portal',
       action: 'Check that this phone works',
     });
-    expect(await duo.duo.pushStatus(txid)).toMatchObject({ state: 'waiting' });
+    expect(await duo.pushStatus('bob@example.com', txid)).toMatchObject({ state: 'waiting' });
     standin.answerPush(txid, 'allow');
-    expect(await duo.duo.pushStatus(txid)).toMatchObject({ state: 'approved' });
+    expect(await duo.pushStatus('bob@example.com', txid)).toMatchObject({ state: 'approved' });
   });
 
   it('helpdesk verification push: a confirmation code, then the user’s answer', async () => {
     const id = portalIdOf('phone', seed.bobPhone.phone_id);
-    const { pushId, confirmationCode } = await duo.duo.sendVerificationPush('bob@example.com', id);
+    const { pushId, confirmationCode } = await duo.sendVerificationPush('bob@example.com', id);
     expect(confirmationCode).toMatch(/^\d{6}$/);
-    expect(await duo.duo.verificationPushResponse('bob@example.com', pushId)).toMatchObject({ state: 'waiting' });
+    expect(await duo.verificationPushResponse('bob@example.com', pushId)).toMatchObject({ state: 'waiting' });
     standin.answerVerificationPush(pushId, 'fraud');
-    expect(await duo.duo.verificationPushResponse('bob@example.com', pushId)).toMatchObject({ state: 'fraud' });
+    expect(await duo.verificationPushResponse('bob@example.com', pushId)).toMatchObject({ state: 'fraud' });
   });
 
   it('delete: a phone shared with another user only loses this user’s association', async () => {

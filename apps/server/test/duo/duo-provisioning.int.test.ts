@@ -6,7 +6,7 @@ import type { DuoStandin } from './duo-standin.js';
 import { duoEnv, seedDemoStaff, startStandin } from './support.js';
 
 /**
- * Provisioning effects at Duo (issue 15), MFA_PROVIDER=duo against the stand-in: SCIM create, patch,
+ * Provisioning effects at Duo, MFA_PROVIDER=duo against the stand-in: SCIM create, patch,
  * put and delete, and the admin screens' disable/enable, become Create/Modify/Delete User calls of the
  * Admin API; a refusal by Duo answers a clear error and leaves the portal's records as they were.
  */

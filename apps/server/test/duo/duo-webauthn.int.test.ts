@@ -7,7 +7,7 @@ import type { DuoStandin } from './duo-standin.js';
 import { duoEnv, seedDemoStaff, startStandin } from './support.js';
 
 /**
- * Passkeys and security keys on Duo (issue 18), against the Duo stand-in: they are enrolled in Duo's
+ * Passkeys and security keys on Duo, against the Duo stand-in: they are enrolled in Duo's
  * own prompt, so the portal lists them (Admin API `GET /admin/v1/users/{id}/webauthncredentials`) beside
  * the other devices and removes them (`DELETE /admin/v1/webauthncredentials/{key}`), the user after a
  * step-up and the helpdesk for them; it never offers to register one.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_STAFF } from '../../src/demo/seed.js';
-import { demoTokenSeed } from '../../src/mfa/builtin/demo-tokens.js';
+import { demoTokenSeed } from '../../src/demo/demo-tokens.js';
 import { hotpCode } from '../../src/mfa/common/otp.js';
 import { DuoStandin } from './duo-standin.js';
 import { seedDuoDemoStaff } from './portal-on-standin.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { DEMO_STAFF } from '../../src/demo/seed.js';
-import { demoTokenSeed } from '../../src/mfa/builtin/demo-tokens.js';
+import { demoTokenSeed } from '../../src/demo/demo-tokens.js';
 import { runIfEntryPoint, runPortalServer, writeCaFile } from '../portal-on-standin-process.js';
 import { DuoStandin } from './duo-standin.js';
 import { startStandinControl, type StandinControl } from './standin-control.js';

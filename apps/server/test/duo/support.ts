@@ -4,7 +4,10 @@ import path from 'node:path';
 import { duoAdminApi } from '../../src/mfa/duo/admin-api.js';
 import { duoAuthApi } from '../../src/mfa/duo/auth-api.js';
 import { DuoClient, type DuoClientOptions } from '../../src/mfa/duo/client.js';
-import { createDuoProvider, type DuoMfaProvider } from '../../src/mfa/duo/duo-provider.js';
+import { duoLookups } from '../../src/mfa/duo/duo-lookups.js';
+import { duoPhones, type DuoPhones } from '../../src/mfa/duo/duo-phones.js';
+import { createDuoProvider } from '../../src/mfa/duo/duo-provider.js';
+import type { MfaProvider } from '../../src/mfa/port.js';
 import { DuoStandin, type DuoStandinOptions } from './duo-standin.js';
 
 /** Helpers of the Duo test suites (not a test file). */
@@ -84,7 +87,27 @@ export function clientsFor(standin: DuoStandin, options: Partial<DuoClientOption
   return { admin, auth, waits };
 }
 
-export function providerFor(standin: DuoStandin, options: Partial<DuoClientOptions> = {}): { provider: DuoMfaProvider; waits: number[] } {
+export function providerFor(standin: DuoStandin, options: Partial<DuoClientOptions> = {}): { provider: MfaProvider; waits: number[] } {
   const { admin, auth, waits } = clientsFor(standin, options);
   return { provider: createDuoProvider({ admin: duoAdminApi(admin), auth: duoAuthApi(auth) }), waits };
+}
+
+/**
+ * The adapter's phone operations on their own, for what the port never asks of them (an activation
+ * link with Duo Mobile's install link).
+ */
+export function phonesFor(standin: DuoStandin, options: Partial<DuoClientOptions> = {}): DuoPhones {
+  const { admin, auth } = clientsFor(standin, options);
+  const deps = { admin: duoAdminApi(admin), auth: duoAuthApi(auth) };
+  return duoPhones(deps, duoLookups(deps));
+}
+
+/** The error `p` is refused with; fails when it is not refused. */
+export async function refusal(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (e: unknown) => e,
+  );
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The MFA domain (issue 3): what the builtin provider needs to verify factors (sealed TOTP secrets
+ * The MFA domain: what the builtin provider needs to verify factors (sealed TOTP secrets
  * with their last used step, Duo D100 token inventory with monotonic counters, pending authenticator
  * enrolments, lockout state), step-up records, and the hash-chained, append-only audit log.
  */

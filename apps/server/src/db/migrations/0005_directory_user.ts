@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The portal's memory of each user's roles (issue 5): written on every successful
+ * The portal's memory of each user's roles: written on every successful
  * /account/getuserinfo, so an administrator acting on someone knows whether that account is
  * protected. `roles` null means never seen: the policy treats such an account as protected.
  * In the embedded mode the accounts of the embedded identity provider are copied in.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Pushes the portal started (issue 6): a test push, a step-up by push, a helpdesk verification push.
+ * Pushes the portal started: a test push, a step-up by push, a helpdesk verification push.
  * The provider's transaction id is bound here to the user, the device and the purpose, so a poll names
  * the portal's own id and another user's push is simply not found; a push counts once (`completed_at`).
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Organisation scale (issue 16): every lookup the API does goes through an index, whatever the number
+ * Organisation scale: every lookup the API does goes through an index, whatever the number
  * of staff or audit events.
  *
  * - Usernames are compared case-insensitively (`lower(username)`): an expression index serves it.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Provisioning (issue 15, issue 21 point 4): SCIM 2.0 users and groups as Entra's provisioning
+ * Provisioning: SCIM 2.0 users and groups as Entra's provisioning
  * service sends them, the bearer tokens it authenticates with (stored hashed), and where each
  * directory user came from. A user's SCIM `roles` (app role assignments) are kept with the resource
  * and copied into `directory_user.roles`, so the policy knows them before the first sign-in.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Enrolment passes (issue 15, first-device policy): temporary access passes that the helpdesk issues so
+ * Enrolment passes (the first-device policy): temporary access passes that the helpdesk issues so
  * a user may enrol a first device. Only a hash of the pass is stored. Redeeming one opens the add-device
  * flow for a short while (`redeemed_at`), without counting as a step-up for anything else.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Passkeys and security keys (WebAuthn, issue 18):
+ * Passkeys and security keys (WebAuthn):
  * - two new device kinds (`passkey`, `security_key`) and a `webauthn` step-up method;
  * - `mfa_webauthn_credential`: the public key, signature counter and flags of a builtin device of those
  *   kinds (one row per device, removed with it);

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Session revocation (issue 14, "sign-out revokes"): per user, the time before which every access
+ * Session revocation (signing out revokes the tokens already issued): per user, the time before which every access
  * token is refused by the API (sign-out, a helpdesk "sign out everywhere", a disabled account). Kept in
  * the database so every instance refuses the same tokens at once; one primary-key lookup per request.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Security notifications (issue 19): an outbox of e-mails written in the same transaction as the audit
+ * Security notifications: an outbox of e-mails written in the same transaction as the audit
  * event that causes them (so a message exists if and only if the change committed), sent by a loop
  * with back-off. No secret is ever stored here: the parameters are names, times and ticket references.
  * Also the client's User-Agent on audit events (sign-in activity shows browser and system).

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Reports for administrators (issue 19).
+ * Reports for administrators.
  *
  * - `report_snapshot`: one row a day of the enrolment figures (staff, with at least one device, by
  *   kind), written by the snapshot job, so the coverage chart reads a few hundred rows whatever the

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Admin user search at any size, for one- and two-letter queries (issue 16). Trigrams need three
+ * Admin user search at any size, for one- and two-letter queries. Trigrams need three
  * letters or digits, so such a query cannot use the trigram indexes of 0008 and read every row. It
  * matches the start of the sign-in name, the e-mail address, the name or the surname instead, each
  * through a `text_pattern_ops` index (prefix LIKE, whatever the database's collation), on the builtin

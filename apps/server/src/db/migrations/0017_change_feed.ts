@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The change feed of what the API caches per user (issue 16): each instance keeps a signed-in user's
+ * The change feed of what the API caches per user: each instance keeps a signed-in user's
  * MFA data and session revocation in memory, and must hear at once when any instance, job or script
  * changes them. A statement-level trigger on each table those reads come from sends, on commit, one
  * PostgreSQL notification on `portal_user_changes` naming the users the statement touched (their

@@ -1,5 +1,5 @@
 /* global document, window */
-// The passkey / security key step of the embedded sign-in (issue 18). A static script, because the
+// The passkey / security key step of the embedded sign-in. A static script, because the
 // sign-in pages allow no inline script (CSP script-src 'self'). It asks the server for the request
 // options, lets the browser talk to the authenticator (navigator.credentials.get) and posts the
 // signed answer back with the form; the server checks everything.

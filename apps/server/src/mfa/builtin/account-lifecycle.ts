@@ -1,25 +1,27 @@
-import { sql } from 'kysely';
-import { forgetSessionState } from '../common/session-state.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import type { AccountLifecycle } from '../port.js';
 
 /**
- * Lifecycle of the builtin provider's accounts, written in the caller's transaction (SCIM, just-in-time
- * provisioning and the admin screens audit in the same one). Usernames match without regard to case.
+ * Lifecycle of the builtin provider's accounts. `db` is the unit of work's database: inside the
+ * caller's transaction (SCIM, just-in-time provisioning and the admin screens audit in the same one)
+ * every write joins it, so the change and its audit event commit or roll back together. Usernames
+ * match without regard to case.
  */
-export function builtinAccountLifecycle(): AccountLifecycle {
+export function builtinAccountLifecycle(db: Kysely<Database>): AccountLifecycle {
   const byName = (username: string) => sql<boolean>`lower(username) = ${username.toLowerCase()}`;
   return {
-    async provision(username, profile, tx, opts = {}) {
-      const existing = await tx.selectFrom('mfa_user').select('id').where(byName(username)).executeTakeFirst();
+    async provision(username, profile, opts = {}) {
+      const existing = await db.selectFrom('mfa_user').select('id').where(byName(username)).executeTakeFirst();
       if (existing) {
-        await tx
+        await db
           .updateTable('mfa_user')
           .set({ email: profile.email, real_name: profile.realName, updated_at: new Date() })
           .where('id', '=', existing.id)
           .execute();
         return;
       }
-      await tx
+      await db
         .insertInto('mfa_user')
         .values({
           username: username.toLowerCase(),
@@ -31,32 +33,32 @@ export function builtinAccountLifecycle(): AccountLifecycle {
         .execute();
     },
 
-    async update(username, changes, tx) {
+    async update(username, changes) {
       const set = {
         ...(changes.newUsername ? { username: changes.newUsername.toLowerCase() } : {}),
         ...(changes.email !== undefined ? { email: changes.email } : {}),
         ...(changes.realName !== undefined ? { real_name: changes.realName } : {}),
       };
       if (Object.keys(set).length === 0) return;
-      await tx
+      await db
         .updateTable('mfa_user')
         .set({ ...set, updated_at: new Date() })
         .where(byName(username))
         .execute();
     },
 
-    async setEnabled(username, enabled, reason, tx) {
-      const user = await tx.selectFrom('mfa_user').select(['id', 'status']).where(byName(username)).forUpdate().executeTakeFirst();
+    async setEnabled(username, enabled, reason) {
+      const user = await db.selectFrom('mfa_user').select(['id', 'status']).where(byName(username)).forUpdate().executeTakeFirst();
       if (!user) return false;
       if (enabled) {
         if (user.status === 'disabled')
-          await tx
+          await db
             .updateTable('mfa_user')
             .set({ status: 'active', status_reason: null, updated_at: new Date() })
             .where('id', '=', user.id)
             .execute();
       } else {
-        await tx
+        await db
           .updateTable('mfa_user')
           .set({ status: 'disabled', status_reason: reason, updated_at: new Date() })
           .where('id', '=', user.id)
@@ -65,19 +67,18 @@ export function builtinAccountLifecycle(): AccountLifecycle {
       return true;
     },
 
-    async remove(username, tx) {
-      const user = await tx.selectFrom('mfa_user').select('id').where(byName(username)).forUpdate().executeTakeFirst();
+    async remove(username) {
+      const user = await db.selectFrom('mfa_user').select('id').where(byName(username)).forUpdate().executeTakeFirst();
       if (user) {
         // Tokens go back to the inventory (their counters kept: used codes stay used).
-        await tx
+        await db
           .updateTable('mfa_hardware_token')
           .set({ status: 'available', user_id: null, assigned_at: null, updated_at: new Date() })
           .where('user_id', '=', user.id)
           .execute();
         // Devices (sealed seeds), bypass codes and pending enrolments go with the user (on delete cascade).
-        await tx.deleteFrom('mfa_user').where('id', '=', user.id).execute();
+        await db.deleteFrom('mfa_user').where('id', '=', user.id).execute();
       }
-      await forgetSessionState(tx, username);
     },
   };
 }

@@ -12,7 +12,7 @@ import { MfaError, type MfaAccount, type ProviderCapabilities } from '../port.js
  * secret (an authenticator app) or its token's seed (a hardware token from the inventory). It has no
  * channel to a phone (no push service, no SMS gateway, no phone app of its own), so a phone record
  * offers nothing, whatever was stored with it. A passkey or security key is checked by a WebAuthn
- * ceremony (issue 18).
+ * ceremony.
  */
 export function builtinCapabilities(
   d: Pick<Selectable<MfaDeviceTable>, 'kind' | 'secret_sealed' | 'hardware_token_id'>,

@@ -7,7 +7,7 @@ import { derivePepper } from '../mfa-keys.js';
 import { MfaError, type MfaErrorCode, type MfaProvider } from '../port.js';
 import { createBuiltinProvider, deviceSecretAad, LOCKOUT_STATUS_REASON, MAX_PENDING_ENROLMENTS } from './builtin-provider.js';
 import { hashBypassCode } from '../common/bypass-codes.js';
-import { demoTokenSeed, seedDemoHardwareTokens } from './demo-tokens.js';
+import { demoTokenSeed, seedDemoHardwareTokens } from '../../demo/demo-tokens.js';
 import { hotpCode, totpCode } from '../common/otp.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 

@@ -15,7 +15,7 @@ export interface BuiltinWebauthnDeps {
 }
 
 /**
- * The builtin provider's store of WebAuthn credentials (issue 18): each one is a `passkey` or
+ * The builtin provider's store of WebAuthn credentials: each one is a `passkey` or
  * `security_key` device with its public key and signature counter. The ceremony (challenges, origin,
  * RP ID, signatures) is checked before these are called, by modules/webauthn.
  */

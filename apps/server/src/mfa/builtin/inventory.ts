@@ -8,7 +8,7 @@ import { MfaError } from '../port.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
 /**
- * The builtin provider's Duo D100 inventory, for a Solution Administrator (issue 5): list and search,
+ * The builtin provider's Duo D100 inventory, for a Solution Administrator: list and search,
  * import serials and seeds from CSV with per-row validation, unassign a token from its holder (the
  * holder's device goes, the counter stays), retire a token for good. Seeds are sealed at rest and
  * never read back out.

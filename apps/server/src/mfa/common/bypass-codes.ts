@@ -2,7 +2,7 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { BYPASS_CODE_LIMITS } from '@mfa-portal/shared';
 
 /**
- * Bypass-code rules (DESIGN.md "MFA rules", issue 3): 1 to 10 codes per request, valid from one
+ * Bypass-code rules (DESIGN.md "MFA rules"): 1 to 10 codes per request, valid from one
  * minute to 7 days and never unlimited, usable 1 to 10 times, at most 100 live codes per user,
  * shown once and stored only as keyed hashes (HMAC-SHA-256 with a server-side pepper, so a stolen
  * table cannot be brute-forced offline and a code can be looked up by its hash).

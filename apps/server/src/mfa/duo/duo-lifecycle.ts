@@ -1,4 +1,3 @@
-import { forgetSessionState } from '../common/session-state.js';
 import { MfaError, type AccountLifecycle } from '../port.js';
 import type { DuoAdminApi } from './admin-api.js';
 import { DUO_PENDING_DELETION_REASON, is400 } from './duo-mapping.js';
@@ -31,7 +30,7 @@ export function duoAccountLifecycle(admin: DuoAdminApi): AccountLifecycle {
   };
 
   return {
-    async provision(username, profile, _tx, opts = {}) {
+    async provision(username, profile, opts = {}) {
       const user = await admin.findUserByUsername(username);
       if (user) {
         const changes = {
@@ -51,7 +50,7 @@ export function duoAccountLifecycle(admin: DuoAdminApi): AccountLifecycle {
         .catch(taken);
     },
 
-    async update(username, changes, _tx) {
+    async update(username, changes) {
       const user = await admin.findUserByUsername(username);
       if (!user) return;
       const newUsername = changes.newUsername?.toLowerCase();
@@ -63,7 +62,7 @@ export function duoAccountLifecycle(admin: DuoAdminApi): AccountLifecycle {
       if (Object.keys(params).length > 0) await admin.updateUser(user.user_id, params).catch(taken);
     },
 
-    async setEnabled(username, enabled, _reason, _tx) {
+    async setEnabled(username, enabled) {
       const user = await admin.findUserByUsername(username);
       if (!user) return false;
       if (status(user) === 'pending deletion')
@@ -73,10 +72,9 @@ export function duoAccountLifecycle(admin: DuoAdminApi): AccountLifecycle {
       return true;
     },
 
-    async remove(username, tx) {
+    async remove(username) {
       const user = await admin.findUserByUsername(username);
       if (user) await admin.deleteUser(user.user_id);
-      await forgetSessionState(tx, username);
     },
   };
 }

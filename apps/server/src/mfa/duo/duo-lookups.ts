@@ -13,7 +13,7 @@ import {
   type FoundDevice,
   type UserDevices,
 } from './duo-mapping.js';
-import type { DuoProviderDeps } from './extras.js';
+import type { DuoProviderDeps } from './duo-deps.js';
 import type { DuoBypassCode, DuoPhone, DuoUser } from './types.js';
 
 /** Reads the adapter's operations share: the user (and whether usable), their devices and codes, a device removal. */

@@ -1,10 +1,11 @@
 import { PUSH_TIMEOUT_SECONDS } from '@mfa-portal/shared';
 import { qrCodeSvg } from '../common/otp.js';
-import { MfaError, type PushOptions, type PushState } from '../port.js';
+import type { Device } from '@mfa-portal/shared';
+import { MfaError, type PhoneActivation, type PushOptions, type PushState, type StartedPush } from '../port.js';
+import type { DuoProviderDeps } from './duo-deps.js';
 import type { DuoLookups } from './duo-lookups.js';
 import { DuoApiError } from './errors.js';
 import { DUO_ACTIVATION_VALID_SECONDS, E164, PLATFORM_TO_DUO, is404, isLimitReached, phoneToDevice } from './duo-mapping.js';
-import type { DuoExtras, DuoProviderDeps } from './extras.js';
 
 /** Past a push's lifetime, a status request is still given this long (Duo's own clock may be a little behind). */
 export const PUSH_STATUS_MARGIN_MS = 5_000;
@@ -32,8 +33,33 @@ export function verificationCodeIn(statusMsg: string | null | undefined): string
   return /\b(\d{2,8})\b/.exec(statusMsg ?? '')?.[1] ?? null;
 }
 
+/** How long an activation link lives, and whether it also carries Duo Mobile's install link. */
+interface ActivationOptions {
+  validSeconds?: number;
+  install?: boolean;
+  now?: Date;
+}
+
+/**
+ * The phone and push operations of the port, as Duo does them. Duo can also add a landline and set an
+ * activation link's lifetime and install link: the port asks for neither, so the defaults apply.
+ */
+export interface DuoPhones {
+  addPhone(
+    username: string,
+    input: { number: string; platform: string; name?: string; type?: 'mobile' | 'landline' },
+    opts: { allowWhenDevicesExist: boolean },
+  ): Promise<Device>;
+  phoneActivation(username: string, deviceId: string, opts?: ActivationOptions): Promise<PhoneActivation>;
+  sendSmsActivation(username: string, deviceId: string, opts?: ActivationOptions): Promise<{ expiresAt: Date }>;
+  startPush(username: string, deviceId: string, opts: PushOptions): Promise<StartedPush>;
+  pushStatus(username: string, txid: string): Promise<PushState>;
+  sendVerificationPush(username: string, deviceId: string): Promise<{ pushId: string; confirmationCode: string }>;
+  verificationPushResponse(username: string, pushId: string): Promise<PushState>;
+}
+
 /** Duo's phone and push operations (phones, Duo Mobile activation by QR code or SMS, pushes, verification pushes). */
-export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): DuoExtras {
+export function duoPhones(deps: DuoProviderDeps, lookups: DuoLookups): DuoPhones {
   const { admin, auth } = deps;
   const { userOrThrow, usableUser, devicesOf, phoneOf, requireAuthPreauth } = lookups;
   const now = deps.now ?? (() => new Date());
@@ -153,7 +179,9 @@ export function createDuoPhones(deps: DuoProviderDeps, lookups: DuoLookups): Duo
       return { txid: started.txid, verificationCode: pre.txid ? await verificationCodeOf(started.txid) : null };
     },
 
-    async pushStatus(txid) {
+    // Duo's auth_status knows only the txid: the portal's push_transaction table binds each txid to its
+    // user before anyone asks, so a poll (every 2 s) costs one Auth API call and no Admin API lookup.
+    async pushStatus(_username, txid) {
       // Duo answers auth_status when the push is answered or expires, not before (a long-poll, as Duo's
       // own clients use it: duo_unix "long-poll on txid", with no time-out). It is given as long as the
       // push lives, plus a margin; a time-out then means only that nothing has happened yet.

@@ -40,7 +40,7 @@ export async function getUserInfo(
     mfa: MfaProvider;
     directory: DirectoryRepository;
     jit?: JitProvisioning;
-    /** The user's MFA data as last read, while the change feed keeps it true (issue 16). */
+    /** The user's MFA data as last read, while the change feed keeps it true. */
     userData?: ReadCache<MfaData> | null;
   },
   caller: Caller,
@@ -60,8 +60,8 @@ export async function getUserInfo(
   // (An account not provisioned is never kept: user-data-cache.ts.)
   if (mfa.status === 'not_provisioned' && deps.jit?.enabled && (await deps.jit.provision(caller, meta))) mfa = await read();
   const displayName = caller.name || [firstName, lastName].filter(Boolean).join(' ') || caller.upn;
-  // The portal remembers each user's roles as last seen: admins acting on them need to know (issue 5).
-  // Once per access token: the same token shown again (a reload) tells nothing new (issue 16).
+  // The portal remembers each user's roles as last seen: admins acting on them need to know whether the account is protected.
+  // Once per access token: the same token shown again (a reload) tells nothing new, so it costs no write.
   await deps.directory.upsertSeen(
     {
       upn: caller.upn,

@@ -4,7 +4,7 @@ import type { MfaData } from '@mfa-portal/shared';
 export const USER_DATA_CACHE_TTL_MS = 60_000;
 
 /**
- * How long one user's MFA data may be kept (issue 16). Nothing in it changes by itself but two things
+ * How long one user's MFA data may be kept. Nothing in it changes by itself but two things
  * time ends: a lockout (not kept at all: rare, and its end is not in the data) and the next bypass code's
  * expiry (kept until then). An account not provisioned yet is not kept either: its first sign-in may
  * provision it.

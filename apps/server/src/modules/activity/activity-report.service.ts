@@ -82,8 +82,8 @@ export function createActivityReportService(deps: {
       let locked = false;
       const lifecycle = mfa.lifecycle;
       if (body.lockAccount && lifecycle) {
-        await db.transaction().execute(async (trx) => {
-          locked = await lifecycle.setEnabled(upn, false, LOCK_REASON, trx);
+        await db.transaction().execute(async () => {
+          locked = await lifecycle.setEnabled(upn, false, LOCK_REASON);
           if (locked) {
             // A lock ends every session, the attacker's refresh tokens included, whatever else was chosen.
             await deps.sessions.revokeAll(upn, 'account_locked');

@@ -8,7 +8,7 @@ import { ADMIN, callAs, deviceIdOf, JUSTIFY } from '../../../test/admin-api.js';
 import { SCIM_TOKEN, entraUser, patchOp } from '../../../test/scim-api.js';
 
 /**
- * Atomic change + audit (issue 14): for each kind of change, the audit append is made to fail (a
+ * Atomic change + audit: for each kind of change, the audit append is made to fail (a
  * test-only fault) and nothing may have changed: every table but the audit log (and the verification
  * budgets, spent before any change on purpose) is the same before and after, and the answer is a 500 in
  * the error shape. The failure itself is audited after the rollback.

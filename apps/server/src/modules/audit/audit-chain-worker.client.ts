@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ChainVerification } from './audit-chain.js';
 import type { ChainWorkerData, ChainWorkerReply, ChainWorkerRequest } from './audit-chain-worker.protocol.js';
-import { CHAIN_STORE_METHODS, chainStoreOf } from './audit-verification.js';
+import { CHAIN_STORE_METHODS, chainStoreOf } from './chain-verification.js';
 
 export interface ChainWorkerRun {
   result: Promise<ChainVerification>;

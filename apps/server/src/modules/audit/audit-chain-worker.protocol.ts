@@ -1,10 +1,10 @@
 import type { ChainVerification } from './audit-chain.js';
-import type { CHAIN_STORE_METHODS, VerificationMode } from './audit-verification.js';
+import type { CHAIN_STORE_METHODS, ChainVerificationMode } from './chain-verification.js';
 
 /** Messages between a verification run and its worker thread (see audit-chain.worker.ts). */
 
 export interface ChainWorkerData {
-  mode: VerificationMode;
+  mode: ChainVerificationMode;
   batchSize?: number;
   checkpointEvery?: number;
   /** PostgreSQL: the worker connects itself; relay: it asks the main thread (PGlite). */

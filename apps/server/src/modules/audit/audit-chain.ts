@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Hash chain over the append-only audit table (issue 3, "Audit"). Each row stores the hash of the
+ * Hash chain over the append-only audit table, so tampering with the log shows. Each row stores the hash of the
  * previous row (`prevHash`) and its own `hash = sha256(prevHash + canonical(event))`, so editing,
  * deleting or reordering any row breaks the chain at that row (or the next one).
  *

@@ -2,11 +2,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../db/schema.js';
-import { CHAIN_STORE_METHODS, chainStoreOf, walkChain, type ChainStore } from './audit-verification.js';
+import { CHAIN_STORE_METHODS, chainStoreOf, walkChain, type ChainStore } from './chain-verification.js';
 import type { ChainWorkerData, ChainWorkerReply, ChainWorkerRequest } from './audit-chain-worker.protocol.js';
 
 /**
- * The worker thread of a hash-chain verification run (issue 16): the hashing (canonical JSON and
+ * The worker thread of a hash-chain verification run: the hashing (canonical JSON and
  * SHA-256 of every event, the costly part) runs here, never on the thread that answers requests.
  *
  * - PostgreSQL: the worker opens its own connection (one) and walks the chain itself, checkpoints

@@ -1,6 +1,6 @@
 /**
- * What an audit event may hold so that appending it cannot fail for anything a caller sent
- * (issue 14): PostgreSQL refuses a NUL in text and jsonb, and a lone UTF-16 surrogate in jsonb. Such
+ * What an audit event may hold so that appending it cannot fail for anything a caller sent:
+ * PostgreSQL refuses a NUL in text and jsonb, and a lone UTF-16 surrogate in jsonb. Such
  * characters are replaced by U+FFFD before the event is hashed and stored; validation at the routes
  * refuses them first, this is the last line (a change at Duo cannot be rolled back when its audit
  * append fails).

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { runInTransaction } from '../../db/unit-of-work.js';
 import { storableDetails, storableNullableText, storableText } from './audit-text.js';
 import { assertNoSecrets, chainHash, type AuditEvent, type ChainedAuditEvent, type ChainVerification } from './audit-chain.js';
-import { walkChain, type VerificationMode } from './audit-verification.js';
+import { walkChain, type ChainVerificationMode } from './chain-verification.js';
 import { auditRepository, type AuditFilter } from './audit.repository.js';
 import { toChainedEvent } from './audit-row.js';
 import { currentRequestMeta } from '../../lib/request-meta.js';
@@ -12,7 +12,7 @@ export type { AuditFilter } from './audit.repository.js';
 export { toChainedEvent } from './audit-row.js';
 
 /**
- * The audit log (issue 3, "Audit"): every change and every failed attempt, appended to a
+ * The audit log: every change and every failed attempt, appended to a
  * hash-chained, append-only table. Appends are serialised on the single head row (SELECT ... FOR
  * UPDATE inside the appending transaction), so the chain has one order even with several instances.
  * Details never hold a secret or a code (refused before anything is written).
@@ -58,7 +58,7 @@ export interface AuditService {
    */
   append(entry: AuditEntry, opts?: { now?: Date }): Promise<ChainedAuditEvent>;
   /**
-   * Runs `fn` (a change and its `append`s) in one database transaction: both or neither (issue 14).
+   * Runs `fn` (a change and its `append`s) in one database transaction: both or neither, so no change goes unrecorded.
    * Joins the ambient transaction when already inside one.
    */
   atomically<T>(fn: () => Promise<T>): Promise<T>;
@@ -71,7 +71,7 @@ export interface AuditService {
    * Walks the chain (from the genesis hash, or `incremental`: from the latest checkpoint) up to the head
    * read at the start, a page at a time without a long transaction; reports the first broken row.
    */
-  verify(opts?: { batchSize?: number; mode?: VerificationMode }): Promise<ChainVerification>;
+  verify(opts?: { batchSize?: number; mode?: ChainVerificationMode }): Promise<ChainVerification>;
   /** Every event matching the filter, newest first, a page at a time (keyset: constant memory). */
   stream(filter: AuditFilter, opts?: { pageSize?: number }): AsyncGenerator<ChainedAuditEvent[]>;
   /** Events where `upn` is the target or the actor, newest first; `cursor` is the previous page's `nextCursor`. */
@@ -81,7 +81,7 @@ export interface AuditService {
 }
 
 /**
- * Test-only fault injection (issue 14): when set (and only under NODE_ENV=test), called before each
+ * Test-only fault injection, to prove a failed append undoes its change: when set (and only under NODE_ENV=test), called before each
  * append; a throw makes the append fail, so tests can check that a change is rolled back with it.
  */
 export const auditFaultsForTests: { beforeAppend: ((entry: AuditEntry) => void) | null } = { beforeAppend: null };

@@ -1,6 +1,5 @@
-import type { AppError } from '../../lib/errors.js';
-import { toAppError } from '../../mfa/errors.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { failureCode } from './error-translator.js';
 import type { RequestContext } from './request-context.js';
 
 export interface AuditedAction<T> {
@@ -10,16 +9,14 @@ export interface AuditedAction<T> {
   details: Record<string, unknown>;
   /** Added to `details` on success. */
   successDetails?: (result: T) => Record<string, unknown>;
-  /** Told to the client when a step-up is needed (`auth.step_up_required` details). */
-  stepUpMaxAgeSeconds?: number;
 }
 
 /**
  * Runs a change and audits it: success with its details, or failure with the error code it answers
- * (`server.internal` for an unexpected failure, passed on unchanged). A provider refusal is thrown as
- * the AppError that answers it.
+ * (`server.internal` for an unexpected failure). The error itself is passed on unchanged: the error
+ * handler answers it.
  *
- * Atomic (issue 14): the change and its success event are written in one database transaction, both
+ * Atomic: the change and its success event are written in one database transaction, both
  * or neither; when the append fails the change is rolled back and the caller gets a 500. The failure
  * event is appended after the rollback, outside it.
  *
@@ -46,8 +43,7 @@ export async function audited<T>(audit: AuditService, ctx: RequestContext, what:
       return result;
     });
   } catch (err) {
-    const appError: AppError | null = toAppError(err, { stepUpMaxAgeSeconds: what.stepUpMaxAgeSeconds });
-    await audit.append({ ...common, outcome: 'failure', reason: appError?.code ?? 'server.internal', details });
-    throw appError ?? err;
+    await audit.append({ ...common, outcome: 'failure', reason: failureCode(err), details });
+    throw err;
   }
 }

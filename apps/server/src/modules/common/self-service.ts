@@ -1,6 +1,5 @@
 import type { PushTransaction } from '@mfa-portal/shared';
 import { AppError } from '../../lib/errors.js';
-import { toAppError } from '../../mfa/errors.js';
 import { MfaError, type MfaAccount, type MfaProvider } from '../../mfa/port.js';
 import type { VerificationService } from '../verification/verification.service.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -38,6 +37,21 @@ export interface SelfServiceDeps {
 export interface FirstDeviceGate {
   /** Throws (403 `enrolment.pass_required`) when the user may not add a first device now. */
   assertAllowed(who: { upn: string; session: string }, now: Date): Promise<void>;
+}
+
+/**
+ * The guard before a change that adds a device: with a fresh step-up (or one `granted` earlier, e.g.
+ * when a ceremony began) the user may add a device whatever they have; without one, the provider
+ * accepts it only as the first device, and the first-device policy must allow that now (it throws
+ * when not). Answers whether a device may be added when devices exist. No sign-in session (the
+ * identity provider's own sign-in) means no step-up.
+ */
+export function firstDeviceGuard(stepUp: StepUpCheck, firstDevice: FirstDeviceGate | undefined) {
+  return async function allowWhenDevicesExist(who: { upn: string; session: string }, now: Date, granted = false): Promise<boolean> {
+    const allowed = granted || (who.session ? await stepUp.isFresh(who, now) : false);
+    if (!allowed) await firstDevice?.assertAllowed(who, now);
+    return allowed;
+  };
 }
 
 /** Audits the end of a push (once: the poll that saw it answered). */
@@ -107,16 +121,19 @@ export function selfService(deps: SelfServiceDeps) {
     fn: () => Promise<T>,
     successDetails?: (result: T) => Record<string, unknown>,
   ): Promise<T> {
-    const what: AuditedAction<T> = { action, target: ctx.upn, details, stepUpMaxAgeSeconds: stepUp.maxAgeSeconds };
+    const what: AuditedAction<T> = { action, target: ctx.upn, details };
     return audited(audit, ctx, successDetails ? { ...what, successDetails } : what, fn);
   }
 
-  /** A provider refusal outside an audited change, as its answer. */
-  const rethrow = (err: unknown): never => {
-    throw toAppError(err, { stepUpMaxAgeSeconds: stepUp.maxAgeSeconds }) ?? err;
+  return {
+    clock,
+    usableAccount,
+    requireStepUp,
+    allowWhenDevicesExist: firstDeviceGuard(stepUp, deps.firstDevice),
+    throttle,
+    requireCapability,
+    audited: auditedSelf,
   };
-
-  return { clock, usableAccount, requireStepUp, throttle, requireCapability, audited: auditedSelf, rethrow };
 }
 
 export type SelfService = ReturnType<typeof selfService>;

@@ -13,11 +13,12 @@ import { deviceDetails, iso, selfService, verificationError, type SelfServiceDep
 /**
  * The caller's own devices (`/api/me/devices`): list, add an authenticator app or a hardware token,
  * resynchronise, rename, remove and test one. Adding a device when one exists, and removing one,
- * need a fresh step-up; every change is audited.
+ * need a fresh step-up (without one, a device is added only as the first, as the first-device guard
+ * allows); every change is audited.
  */
 export function createDevicesService(deps: SelfServiceDeps) {
-  const { mfa, stepUp, verification } = deps;
-  const { clock, usableAccount, requireStepUp, throttle, audited, rethrow } = selfService(deps);
+  const { mfa, verification } = deps;
+  const { clock, usableAccount, requireStepUp, allowWhenDevicesExist, throttle, audited } = selfService(deps);
 
   return {
     async listDevices(ctx: RequestContext): Promise<DevicesResponse> {
@@ -33,10 +34,11 @@ export function createDevicesService(deps: SelfServiceDeps) {
         { kind: 'authenticator' },
         async () => {
           await usableAccount(ctx, now);
-          // Without a fresh step-up the provider accepts this only as the user's first device.
-          const allowWhenDevicesExist = await stepUp.isFresh(ctx, now);
-          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx, now);
-          return mfa.startTotpEnrolment(ctx.upn, { allowWhenDevicesExist, issuer: deps.totpIssuer, now });
+          return mfa.startTotpEnrolment(ctx.upn, {
+            allowWhenDevicesExist: await allowWhenDevicesExist(ctx, now),
+            issuer: deps.totpIssuer,
+            now,
+          });
         },
         (e) => ({ enrolmentId: e.enrolmentId, expiresAt: iso(e.expiresAt) }),
       );
@@ -52,9 +54,10 @@ export function createDevicesService(deps: SelfServiceDeps) {
         { enrolmentId, kind: 'authenticator' },
         async () => {
           await usableAccount(ctx, now);
-          const allowWhenDevicesExist = await stepUp.isFresh(ctx, now);
-          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx, now);
-          return mfa.confirmTotpEnrolment(ctx.upn, enrolmentId, body, { allowWhenDevicesExist, now });
+          return mfa.confirmTotpEnrolment(ctx.upn, enrolmentId, body, {
+            allowWhenDevicesExist: await allowWhenDevicesExist(ctx, now),
+            now,
+          });
         },
         deviceDetails,
       );
@@ -69,9 +72,7 @@ export function createDevicesService(deps: SelfServiceDeps) {
         { serial: body.serial, kind: 'hardware_token' },
         async () => {
           await usableAccount(ctx, now);
-          const allowWhenDevicesExist = await stepUp.isFresh(ctx, now);
-          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx, now);
-          return mfa.claimHardwareToken(ctx.upn, body, { allowWhenDevicesExist, now });
+          return mfa.claimHardwareToken(ctx.upn, body, { allowWhenDevicesExist: await allowWhenDevicesExist(ctx, now), now });
         },
         deviceDetails,
       );
@@ -111,19 +112,17 @@ export function createDevicesService(deps: SelfServiceDeps) {
     async testDevice(ctx: RequestContext, deviceId: string, code: string): Promise<TestDeviceResponse> {
       const now = clock();
       await usableAccount(ctx, now);
-      const result = await verification
-        .verify({
-          upn: ctx.upn,
-          code,
-          purpose: 'device_test',
-          deviceId,
-          methods: ['passcode'],
-          actor: { upn: ctx.upn, roles: ctx.roles },
-          requestId: ctx.requestId,
-          clientAddress: ctx.clientAddress,
-          now,
-        })
-        .catch(rethrow);
+      const result = await verification.verify({
+        upn: ctx.upn,
+        code,
+        purpose: 'device_test',
+        deviceId,
+        methods: ['passcode'],
+        actor: { upn: ctx.upn, roles: ctx.roles },
+        requestId: ctx.requestId,
+        clientAddress: ctx.clientAddress,
+        now,
+      });
       if (!result.ok) throw verificationError(result);
       const device = (await mfa.listDevices(ctx.upn)).find((d) => d.id === deviceId);
       if (!device) throw new AppError({ code: 'device.not_found' });

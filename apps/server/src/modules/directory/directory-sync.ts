@@ -2,7 +2,7 @@ import type { MfaProvider } from '../../mfa/port.js';
 import type { DirectoryRepository } from './directory.repository.js';
 
 /**
- * Keeps the portal's directory current from the MFA provider's user list (issue 16, Duo): admin search
+ * Keeps the portal's directory current from the MFA provider's user list (Duo's, at any organisation size): admin search
  * reads the directory (trigram index), never Duo's whole list, and asks Duo only about the user an
  * administrator opens. Sign-ins (getuserinfo) and SCIM write the same directory; this sync adds those
  * who never signed in and refreshes names, e-mails and Duo's status.

@@ -1,7 +1,7 @@
 import type { ChainedAuditEvent } from '../audit/audit-chain.js';
 
 /**
- * Which audit events tell someone by e-mail (issue 19): a successful change to a user's sign-in
+ * Which audit events tell someone by e-mail: a successful change to a user's sign-in
  * security tells that user; a "this wasn't me" report tells the security contact. Failures, reads and
  * checks tell nobody. Only names, counts, times and ticket references are kept for the message: never a
  * code, a pass or a secret (the audit log refuses those already; this keeps a whitelist on top).

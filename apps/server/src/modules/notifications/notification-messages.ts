@@ -31,7 +31,7 @@ const escapeHtml = (s: string) =>
 /** "2026-11-25 10:46" from an ISO time (UTC, as the message says). */
 const when = (iso: string | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) : '');
 
-export function createMessageRenderer(strings: Strings, portalUrl: string): MessageRenderer {
+export function messageRenderer(strings: Strings, portalUrl: string): MessageRenderer {
   const t = (key: string, values: Record<string, string | number> = {}): string => {
     let node: string | Strings | undefined = strings;
     for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;

@@ -5,7 +5,7 @@ import type { MessageRenderer } from './notification-messages.js';
 import type { OutboxRow, notificationsRepository } from './notifications.repository.js';
 
 /**
- * Sends the outbox (issue 19): every few seconds, claims due rows (several instances never claim the
+ * Sends the outbox: every few seconds, claims due rows (several instances never claim the
  * same row), renders and sends each over SMTP, and records the outcome. A failed attempt is retried
  * with exponential back-off (base × 2^(attempt-1), capped), then marked failed. Nothing here ever
  * runs inside a request: an SMTP server that is down delays mail, never a change.
@@ -71,7 +71,7 @@ export function backoffDelay(attempt: number, b: Backoff): number {
   return Math.min(b.maxMs, b.baseMs * 2 ** Math.max(0, attempt - 1));
 }
 
-export function createNotificationSender(deps: SenderDeps): NotificationSender {
+export function notificationSender(deps: SenderDeps): NotificationSender {
   const backoff = deps.backoff ?? DEFAULT_BACKOFF;
   const clock = deps.now ?? (() => new Date());
   const leaseMs = 5 * 60_000;

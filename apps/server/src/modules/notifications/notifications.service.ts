@@ -4,9 +4,9 @@ import type { NotificationsConfig } from '../../config.js';
 import type { Database, NotificationState } from '../../db/schema.js';
 import type { AuditAppendHook } from '../audit/audit.service.js';
 import { planNotification } from './notification-kinds.js';
-import { createMessageRenderer, loadNotificationStrings } from './notification-messages.js';
+import { messageRenderer, loadNotificationStrings } from './notification-messages.js';
 import {
-  createNotificationSender,
+  notificationSender,
   smtpTransport,
   type Backoff,
   type NotificationSender,
@@ -16,7 +16,7 @@ import {
 import { notificationsRepository } from './notifications.repository.js';
 
 /**
- * Security notifications (issue 19). `afterAppend` runs inside every audit append with the same
+ * Security notifications. `afterAppend` runs inside every audit append with the same
  * transaction and queues the message an event causes (so a message exists if and only if the change
  * committed); the sender delivers the queue. With SMTP_URL unset nothing is queued or sent.
  */
@@ -44,10 +44,10 @@ export function createNotificationsService(deps: {
   const sender =
     config.smtpUrl === null
       ? null
-      : createNotificationSender({
+      : notificationSender({
           repo,
           transport: smtpTransport(config.smtpUrl),
-          renderer: createMessageRenderer(loadNotificationStrings(deps.localesDir), deps.portalUrl),
+          renderer: messageRenderer(loadNotificationStrings(deps.localesDir), deps.portalUrl),
           from: config.mailFrom,
           recipientOf: deps.recipientOf,
           pollMs: config.pollSeconds * 1000,

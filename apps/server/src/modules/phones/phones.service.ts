@@ -16,8 +16,8 @@ import { auditPushResult, deviceDetails, iso, selfService, type SelfServiceDeps 
  * pushes spend the verification budgets.
  */
 export function createPhonesService(deps: SelfServiceDeps) {
-  const { mfa, audit, stepUp, pushes } = deps;
-  const { clock, usableAccount, requireStepUp, throttle, requireCapability, audited, rethrow } = selfService(deps);
+  const { mfa, audit, pushes } = deps;
+  const { clock, usableAccount, requireStepUp, allowWhenDevicesExist, throttle, requireCapability, audited } = selfService(deps);
 
   /**
    * (Re)activating a phone hands its push channel to whoever scans the code: when the user has any
@@ -39,13 +39,10 @@ export function createPhonesService(deps: SelfServiceDeps) {
         async () => {
           requireCapability('phones');
           await usableAccount(ctx, now);
-          // Without a fresh step-up the provider accepts this only as the user's first device.
-          const allowWhenDevicesExist = await stepUp.isFresh(ctx, now);
-          if (!allowWhenDevicesExist) await deps.firstDevice?.assertAllowed(ctx, now);
           return mfa.addPhone(
             ctx.upn,
             { number: body.number, platform: body.platform, ...(body.name ? { name: body.name } : {}) },
-            { allowWhenDevicesExist },
+            { allowWhenDevicesExist: await allowWhenDevicesExist(ctx, now) },
           );
         },
         (d) => ({ ...deviceDetails(d), phoneNumber: d.phoneNumber }),
@@ -115,9 +112,7 @@ export function createPhonesService(deps: SelfServiceDeps) {
     },
 
     async testPushStatus(ctx: RequestContext, deviceId: string, txid: string): Promise<PushTransaction> {
-      const polled = await pushes
-        .poll({ upn: ctx.upn, txid, purpose: 'device_test', deviceId, session: ctx.session, now: clock() })
-        .catch(rethrow);
+      const polled = await pushes.poll({ upn: ctx.upn, txid, purpose: 'device_test', deviceId, session: ctx.session, now: clock() });
       if (polled.justCompleted) await auditPushResult(audit, ctx, 'device.test_push', polled.push, polled.detail);
       return polled.push;
     },

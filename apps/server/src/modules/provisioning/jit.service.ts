@@ -46,7 +46,7 @@ export function createJitProvisioning(deps: { db: Kysely<Database>; mfa: MfaProv
       const now = new Date();
       await db.transaction().execute(async (trx) => {
         // A provider's refusal (Duo: the username taken by another user's alias) is its stable error, not a 500.
-        await lifecycle.provision(upn, { email: caller.email || upn, realName }, trx).catch((err: unknown) => {
+        await lifecycle.provision(upn, { email: caller.email || upn, realName }).catch((err: unknown) => {
           throw toAppError(err) ?? err;
         });
         await trx

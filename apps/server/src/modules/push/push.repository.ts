@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { PushStateName } from '@mfa-portal/shared';
 import type { Database, PushTransactionTable } from '../../db/schema.js';
 
@@ -28,6 +28,14 @@ export function pushRepository(db: Kysely<Database>) {
       if (where.actorUpn !== undefined) q = q.where('actor_upn', '=', where.actorUpn);
       if (where.session !== undefined) q = q.where('session_key', '=', where.session);
       return q.executeTakeFirst();
+    },
+
+    /** Every push of the account, whatever the case its name was stored in. */
+    deleteAccount(upn: string) {
+      return db
+        .deleteFrom('push_transaction')
+        .where(sql<boolean>`lower(upn) = ${upn.toLowerCase()}`)
+        .execute();
     },
 
     get(id: string) {

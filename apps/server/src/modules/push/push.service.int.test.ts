@@ -5,7 +5,7 @@ import { MfaError, type MfaProvider, type PushOptions, type PushState } from '..
 import { createPushService, type PushService } from './push.service.js';
 
 /**
- * The push transactions (issue 6) on the database: the provider's id stays on the server, a push is
+ * The push transactions on the database: the provider's id stays on the server, a push is
  * found only for its user, purpose, device and actor, it times out on the portal's clock, and its
  * answer completes it once even when polls race (real PostgreSQL in the server-pg project).
  */

@@ -58,6 +58,11 @@ export interface PushService {
     session?: string;
     now?: Date;
   }): Promise<PushPoll>;
+  /**
+   * Forgets a removed account's pushes, on the ambient transaction of whoever removes the account, so
+   * a later account of the same name finds none of them.
+   */
+  forgetAccount(upn: string): Promise<void>;
 }
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -138,6 +143,10 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
         return { push: toPush(again), justCompleted: false, detail: null };
       }
       return { push: toPush(done), justCompleted: true, detail: answer.detail };
+    },
+
+    async forgetAccount(upn) {
+      await repo.deleteAccount(upn);
     },
   };
 }

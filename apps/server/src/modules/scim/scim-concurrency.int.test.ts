@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCIM, SCIM_TOKEN, entraUser, expectScimError, patchOp, scimTestApp, type ScimTestApp } from '../../../test/scim-api.js';
+import { describe, expect, it } from 'vitest';
+import { SCIM, SCIM_TOKEN, entraUser, expectScimError, patchOp, useScimTestApp } from '../../../test/scim-api.js';
 
 /**
  * SCIM writes of one user apply one after the other: each PATCH reads the row under its lock in its
@@ -7,11 +7,7 @@ import { SCIM, SCIM_TOKEN, entraUser, expectScimError, patchOp, scimTestApp, typ
  * really overlap; a PATCH that read the row before another committed would write `active: true` back.
  */
 
-let s: ScimTestApp;
-beforeAll(async () => {
-  s = await scimTestApp();
-});
-afterAll(() => s.close());
+const s = useScimTestApp();
 
 const ROUNDS = 6;
 const RENAMES = 12;

@@ -1,6 +1,6 @@
 import { GROUP_SCHEMA, LIST_SCHEMA, MAX_COUNT, USER_SCHEMA } from './scim-resources.js';
 
-/** `/ServiceProviderConfig`, `/ResourceTypes` and `/Schemas` (RFC 7643 §5–7): what this service provider supports. */
+/** `/ServiceProviderConfig`, `/ResourceTypes` and `/Schemas` (RFC 7643, sections 5–7): what this service provider supports. */
 
 const SP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
 const RT_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';

@@ -1,5 +1,5 @@
 /**
- * SCIM error responses (RFC 7644 §3.12): `{ schemas, status, scimType?, detail }` with the status as
+ * SCIM error responses (RFC 7644, section 3.12): `{ schemas, status, scimType?, detail }` with the status as
  * a string, sent as `application/scim+json`. Thrown by the SCIM services and answered by the SCIM
  * plugin's own error handler (the rest of the portal keeps `{ code, message }`).
  */

@@ -2,7 +2,7 @@ import { badRequest } from './scim-errors.js';
 import { isObject } from './scim-input.js';
 
 /**
- * SCIM filters (RFC 7644 §3.4.2.2): `eq ne co sw ew gt ge lt le pr`, `and`, `or`, `not ( … )`,
+ * SCIM filters (RFC 7644, section 3.4.2.2): `eq ne co sw ew gt ge lt le pr`, `and`, `or`, `not ( … )`,
  * parentheses, value paths (`emails[type eq "work"]`, also followed by a sub-attribute and a comparison
  * as Entra writes it: `emails[type eq "work"].value eq "…"`). Attribute names compare without regard
  * to case; string values too, except the case-exact `id` and `externalId`. Evaluated against a

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminSnapshot } from '../../../test/admin-api.js';
-import { entraUser, expectScimError, patchOp, scimTestApp, type ScimTestApp } from '../../../test/scim-api.js';
+import { entraUser, expectScimError, patchOp, useScimTestApp } from '../../../test/scim-api.js';
 
-let s: ScimTestApp;
+const s = useScimTestApp();
 let ids: string[] = [];
 beforeAll(async () => {
-  s = await scimTestApp();
   ids = [];
   for (const n of ['gina', 'gus', 'gwen']) {
     const res = await s.scim('POST', '/Users', entraUser(`${n}@groups.example`));
     ids.push(res.json().id);
   }
 });
-afterAll(() => s.close());
 
 const membersOf = (body: { members?: Array<{ value: string }> }) => (body.members ?? []).map((m) => m.value).sort();
 const groupSnapshot = async () =>

@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
-import { ADMIN, adminSnapshot } from '../../../test/admin-api.js';
+import { ADMIN } from '../../../test/admin-api.js';
 import { TEST_PASSWORD } from '../../../test/app.js';
 import { signIn } from '../../../test/oidc-flow.js';
-import { entraUser, expectScimError, patchOp, scimTestApp, type ScimTestApp } from '../../../test/scim-api.js';
+import { entraUser, expectScimError, patchOp, useScimTestApp } from '../../../test/scim-api.js';
+import { byUserName, jitSignIn, revocationOf, stateOf, successes, tokenMadeBy } from '../../../test/scim-ownership.js';
 import { loadConfig } from '../../config.js';
 import { verifyPassword } from '../../idp/password.js';
 import { PASSWORD_REFUSED, TOKEN_CREATOR_REFUSED } from './scim-users.service.js';
@@ -15,58 +15,8 @@ import { PASSWORD_REFUSED, TOKEN_CREATOR_REFUSED } from './scim-users.service.js
  * PROVISIONING=both: accounts it did not create are refused or adopted, never silently taken over.
  */
 
-const byUserName = (userName: string) => `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`;
-
-async function jitSignIn(s: ScimTestApp, upn: string, roles: string[] = []) {
-  const res = await s.t.app.inject({
-    method: 'GET',
-    url: `/account/getuserinfo?userid=${encodeURIComponent(upn)}&email=${encodeURIComponent(upn)}&firstname=Jit&lastname=User`,
-    headers: { authorization: `Bearer ${await s.token(upn, roles)}` },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json().mfa.status).toBe('active');
-}
-
-/** Every row SCIM could change for `upn` (and the SCIM users), to show a refusal changed nothing. */
-async function stateOf(s: ScimTestApp, upn: string) {
-  const [scimUsers, idp, directory, mfa, revocation] = await Promise.all([
-    s.db.selectFrom('scim_user').selectAll().orderBy('id').execute(),
-    s.db.selectFrom('idp_account').selectAll().where('username', '=', upn).executeTakeFirst(),
-    s.db.selectFrom('directory_user').selectAll().where('upn', '=', upn).executeTakeFirst(),
-    s.db.selectFrom('mfa_user').selectAll().where('username', '=', upn).executeTakeFirst(),
-    s.db.selectFrom('session_revocation').selectAll().where('upn', '=', upn).executeTakeFirst(),
-  ]);
-  return JSON.stringify({ scimUsers, idp, directory, mfa, revocation, all: await adminSnapshot(s.db) });
-}
-
-const successes = async (s: ScimTestApp, upn: string) =>
-  s.db
-    .selectFrom('audit_event')
-    .select('action')
-    .where('target_upn', '=', upn)
-    .where('action', 'like', 'scim.%')
-    .where('outcome', '=', 'success')
-    .execute();
-
-/** A token as a Solution Administrator creates it on the admin screens (stored as its SHA-256). */
-async function tokenMadeBy(s: ScimTestApp, createdBy: string, name: string): Promise<string> {
-  const secret = `scim_${randomBytes(32).toString('base64url')}`;
-  await s.db
-    .insertInto('scim_token')
-    .values({ name, token_hash: createHash('sha256').update(secret).digest('hex'), created_by: createdBy })
-    .execute();
-  return secret;
-}
-
-const revocationOf = (s: ScimTestApp, upn: string) =>
-  s.db.selectFrom('session_revocation').select('reason').where('upn', '=', upn).executeTakeFirst();
-
 describe('SCIM and the accounts it did not create (defaults)', () => {
-  let s: ScimTestApp;
-  beforeAll(async () => {
-    s = await scimTestApp({ PROVISIONING: 'both' });
-  });
-  afterAll(() => s.close());
+  const s = useScimTestApp({ PROVISIONING: 'both' });
 
   it('refuses a POST naming the seeded Solution Administrator (409 uniqueness): password, roles and rows unchanged', async () => {
     const before = await stateOf(s, 'admin@example.com');
@@ -373,11 +323,7 @@ describe('SCIM and the accounts it did not create (defaults)', () => {
 });
 
 describe('SCIM_ADOPT_EXISTING=true', () => {
-  let s: ScimTestApp;
-  beforeAll(async () => {
-    s = await scimTestApp({ PROVISIONING: 'both', SCIM_ADOPT_EXISTING: 'true' });
-  });
-  afterAll(() => s.close());
+  const s = useScimTestApp({ PROVISIONING: 'both', SCIM_ADOPT_EXISTING: 'true' });
 
   it('adopts an unprotected seeded account (audited) and still refuses protected ones', async () => {
     const found = (await s.scim('GET', byUserName('bob@example.com'))).json();
@@ -405,11 +351,7 @@ describe('SCIM_ADOPT_EXISTING=true', () => {
 });
 
 describe('SCIM_ADOPT_EXISTING=true with SCIM_ADOPT_PROTECTED=true', () => {
-  let s: ScimTestApp;
-  beforeAll(async () => {
-    s = await scimTestApp({ PROVISIONING: 'both', SCIM_ADOPT_EXISTING: 'true', SCIM_ADOPT_PROTECTED: 'true' });
-  });
-  afterAll(() => s.close());
+  const s = useScimTestApp({ PROVISIONING: 'both', SCIM_ADOPT_EXISTING: 'true', SCIM_ADOPT_PROTECTED: 'true' });
 
   it('adopts a protected account too, never for the token of that very administrator', async () => {
     const secret = await tokenMadeBy(s, ADMIN.upn, 'Admin token');

@@ -3,7 +3,7 @@ import { matches, normaliseAttr, parseFilter, type Filter } from './scim-filter.
 import { getCi, isObject, keyCi } from './scim-input.js';
 
 /**
- * PATCH (RFC 7644 §3.5.2) applied to a resource's JSON representation, in the shapes Entra's
+ * PATCH (RFC 7644, section 3.5.2) applied to a resource's JSON representation, in the shapes Entra's
  * provisioning service sends: `op` in any letter case (`Replace`, `Add`), path-less value objects
  * with dotted keys (`{"name.givenName": "…"}`), value-filter paths (`emails[type eq "work"].value`),
  * `remove` of members with or without a value. The caller then validates the patched JSON exactly as

@@ -66,7 +66,7 @@ export interface ListQuery {
   excludedAttributes?: string;
 }
 
-/** `startIndex` (1-based, default 1) and `count` (default 100, at most 500); out-of-range values are clamped as RFC 7644 §3.4.2.4 says. */
+/** `startIndex` (1-based, default 1) and `count` (default 100, at most 500); out-of-range values are clamped as RFC 7644, section 3.4.2.4 says. */
 export function paging(query: ListQuery): { startIndex: number; count: number } {
   const parse = (v: string | undefined, name: string) => {
     if (v === undefined || v === '') return undefined;

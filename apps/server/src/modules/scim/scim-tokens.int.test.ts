@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN, BOB, callAs, HELPDESK } from '../../../test/admin-api.js';
-import { entraUser, expectScimError, scimTestApp, type ScimTestApp } from '../../../test/scim-api.js';
+import { entraUser, expectScimError, useScimTestApp } from '../../../test/scim-api.js';
 
-let s: ScimTestApp;
-beforeAll(async () => {
-  s = await scimTestApp();
-});
-afterAll(() => s.close());
+const s = useScimTestApp();
 
 const URL = '/api/admin/scim-tokens';
 
@@ -39,7 +35,7 @@ describe('/api/admin/scim-tokens', () => {
     expect(revoked.json().revokedAt).not.toBeNull();
     expectScimError(await s.scim('GET', '/Users', undefined, { token: secret }), 401);
     expect((await callAs(s, ADMIN, 'DELETE', `${URL}/${token.id}`)).json().code).toBe('scim_token.not_found');
-    // An id that is not a token's id at all is bad input, named (issue 14); a well-formed unknown one is not found.
+    // An id that is not a token's id at all is bad input, named; a well-formed unknown one is not found.
     const malformed = await callAs(s, ADMIN, 'DELETE', `${URL}/not-an-id`);
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().details).toMatchObject({ field: 'id' });

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
 import { ADMIN, adminSnapshot, callAs, HELPDESK } from '../../../test/admin-api.js';
-import { entraUser, expectScimError, patchOp, SCIM, scimTestApp, type ScimTestApp } from '../../../test/scim-api.js';
+import { entraUser, expectScimError, patchOp, SCIM, useScimTestApp } from '../../../test/scim-api.js';
 
-let s: ScimTestApp;
-beforeAll(async () => {
-  s = await scimTestApp();
-});
-afterAll(() => s.close());
+const s = useScimTestApp();
 
 async function create(userName: string, extra: Record<string, unknown> = {}) {
   const res = await s.scim('POST', '/Users', entraUser(userName, extra));

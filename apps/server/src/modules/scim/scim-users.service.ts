@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { isProtectedAccount } from '@mfa-portal/shared';
 import type { Database } from '../../db/schema.js';
 import type { MfaProvider } from '../../mfa/port.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -10,16 +9,13 @@ import { atProvider } from './scim-provider.js';
 import { matches, parseFilter, simpleEquality } from './scim-filter.js';
 import { applyPatch, parsePatchBody } from './scim-patch.js';
 import { listResponse, paging, project, type ListQuery } from './scim-resources.js';
-import {
-  parseUserInput,
-  preferredEmail,
-  realNameOf,
-  USER_MULTI_VALUED,
-  userToJson,
-  type ScimUserInput,
-  type ScimUserRecord,
-} from './scim-users.model.js';
-import { scimRepository, type ForeignAccount, type ScimRepository, type UserColumns } from './scim.repository.js';
+import { parseUserInput, USER_MULTI_VALUED, userToJson, type ScimUserInput, type ScimUserRecord } from './scim-users.model.js';
+import { scimRepository } from './scim.repository.js';
+import { scimOwnership, TOKEN_CREATOR_REFUSED, type ScimAdoption } from './scim-ownership.js';
+import { changedAttributes, columnsOf, scimUserEffects } from './scim-user-effects.js';
+
+export { NO_ADOPTION, TOKEN_CREATOR_REFUSED, type ScimAdoption } from './scim-ownership.js';
+export { SCIM_DISABLED_REASON } from './scim-user-effects.js';
 
 /**
  * SCIM Users (RFC 7644) and their effects: the directory entry the policy reads (with the user's
@@ -28,36 +24,22 @@ import { scimRepository, type ForeignAccount, type ScimRepository, type UserColu
  * the identity provider's account with the SCIM `password`. Each change is one transaction with its
  * audit event, whose actor is the SCIM token's name.
  *
- * SCIM manages only what it provisioned: an account it did not create (seeded, imported, signed in
- * before) is someone else's, and a SCIM `userName` that names it is taken, unless the account may be
- * adopted (see `ScimAdoption`). Writes read the user's row under its lock, in the write's transaction,
- * so concurrent changes of one user apply one after the other.
+ * SCIM manages only what it provisioned (see `scim-ownership.ts`); what a change means for the
+ * directory, the sessions and the MFA account is in `scim-user-effects.ts`. Writes read the user's
+ * row under its lock, in the write's transaction, so concurrent changes of one user apply one after
+ * the other.
  */
 
-export const SCIM_DISABLED_REASON = "Deactivated in the organisation's directory";
-
-/** Which accounts SCIM did not create it may take over. */
-export interface ScimAdoption {
-  /** Accounts that sign-ins from the same directory created just in time (PROVISIONING=both); never protected ones. */
-  jit: boolean;
-  /** Any other account (seeded, imported), protected ones excepted. */
-  existing: boolean;
-  /** Protected accounts too (a restricted role, or roles never known); only with `existing`. */
-  protected: boolean;
-}
-
-export const NO_ADOPTION: ScimAdoption = { jit: false, existing: false, protected: false };
-
 export const PASSWORD_REFUSED = 'Attribute "password" can be set only on an account SCIM created; nothing was changed.';
-export const TOKEN_CREATOR_REFUSED =
-  'This account belongs to the administrator who created the SCIM token; it cannot be changed with that token.';
 
 export interface ScimUsersDeps {
   db: Kysely<Database>;
   mfa: MfaProvider;
   audit: AuditService;
-  /** A deactivated or removed user's access tokens are refused at once (issue 14). */
+  /** A deactivated or removed user's access tokens are refused at once, not when they expire. */
   sessions?: Pick<SessionsService, 'revokeAll'>;
+  /** The modules that hold a removed account's session state (step-ups, pushes) forget it, in the removal's transaction. */
+  forgetSessions: readonly ((upn: string) => Promise<void>)[];
   /** `https://host/base/scim/v2/`. */
   baseUrl: string;
   /**
@@ -72,120 +54,14 @@ export interface ScimUsersDeps {
   now?: () => Date;
 }
 
-function columnsOf(input: ScimUserInput, previousRoles: ScimUserRecord['roles']): UserColumns {
-  return {
-    userName: input.userName,
-    externalId: input.externalId,
-    active: input.active,
-    displayName: input.displayName,
-    givenName: input.name?.givenName ?? null,
-    familyName: input.name?.familyName ?? null,
-    formattedName: input.name?.formatted ?? null,
-    emails: input.emails,
-    // Roles not mentioned stay as they were: unknown roles keep an account protected.
-    roles: input.roles ?? previousRoles,
-  };
-}
-
-function changedAttributes(before: ScimUserRecord, after: ScimUserRecord, passwordSet: boolean): string[] {
-  const out: string[] = [];
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  if (before.userName !== after.userName) out.push('userName');
-  if (before.externalId !== after.externalId) out.push('externalId');
-  if (before.active !== after.active) out.push('active');
-  if (before.displayName !== after.displayName) out.push('displayName');
-  if (before.givenName !== after.givenName || before.familyName !== after.familyName || before.formattedName !== after.formattedName)
-    out.push('name');
-  if (!same(before.emails, after.emails)) out.push('emails');
-  if (!same(before.roles, after.roles)) out.push('roles');
-  if (passwordSet) out.push('password');
-  return out;
-}
-
 export function createScimUsersService(deps: ScimUsersDeps) {
   const { db, mfa } = deps;
   const clock = deps.now ?? (() => new Date());
   const read = scimRepository(db);
-  const adoption = deps.adoption ?? NO_ADOPTION;
-  const isProtected = deps.isProtected ?? ((roles: readonly string[]) => isProtectedAccount(roles));
-
-  /** The token's maker: SCIM neither shows nor changes their account with it. */
-  const isTokenCreator = (ctx: ScimContext, userName: string) =>
-    ctx.tokenCreatedBy !== null && ctx.tokenCreatedBy === userName.trim().toLowerCase();
-
-  /**
-   * The account SCIM would take over by this name, if any. A name the portal has only seen at a sign-in
-   * (no account at the embedded identity provider, none known at the MFA provider) is no account: with
-   * Entra ID, people often sign in once before the directory provisions them.
-   */
-  async function accountNamed(r: ScimRepository, userName: string): Promise<ForeignAccount | null> {
-    const a = await r.findAccount(userName);
-    if (!a || a.idp) return a;
-    const d = a.directory;
-    if (d && (d.source === 'sign_in' || d.source === null) && d.mfaStatus === null) return null;
-    return a;
-  }
-
-  function isProtectedForeign(a: ForeignAccount): boolean {
-    // Roles never seen keep an account protected, as everywhere else in the portal.
-    if (a.directory && a.directory.roles === null) return true;
-    return isProtected([...(a.directory?.roles ?? []), ...(a.idp?.roles ?? [])]);
-  }
-
-  function mayAdopt(a: ForeignAccount): boolean {
-    if (isProtectedForeign(a)) return adoption.existing && adoption.protected;
-    if (adoption.jit && a.directory?.source === 'jit') return true;
-    return adoption.existing;
-  }
+  const { isTokenCreator, accountNamed, mayAdopt } = scimOwnership(deps);
+  const { applyEffects } = scimUserEffects({ mfa, sessions: deps.sessions, embeddedIdp: deps.hashPassword !== null });
 
   const taken = (userName: string) => conflict(`userName "${userName}" is already taken.`);
-
-  /** Mirrors a user into the directory, the MFA account and the embedded identity provider. */
-  async function applyEffects(
-    r: ScimRepository,
-    trx: Kysely<Database>,
-    before: ScimUserRecord | null,
-    after: ScimUserRecord,
-    passwordHash: string | undefined,
-    now: Date,
-  ) {
-    const upn = after.userName.toLowerCase();
-    const email = preferredEmail(after.emails);
-    const realName = realNameOf(after);
-    const renamed = before !== null && before.userName.toLowerCase() !== upn;
-    if (renamed) {
-      await r.renameDirectory(before.userName, upn);
-      await r.renameIdpAccount(before.userName, upn);
-      const lifecycle = mfa.lifecycle;
-      if (lifecycle) await atProvider(() => lifecycle.update(before.userName, { newUsername: upn }, trx));
-    }
-    await r.upsertDirectory(
-      { upn, displayName: realName, email, ...(after.roles ? { roles: after.roles.map((x) => x.value) } : {}) },
-      'scim',
-      now,
-      { provisioned: before === null },
-    );
-    if (deps.hashPassword)
-      await r.upsertIdpAccount({
-        username: upn,
-        passwordHash,
-        email,
-        givenName: after.givenName ?? '',
-        familyName: after.familyName ?? '',
-      });
-    if (!after.active && (before === null || before.active)) await deps.sessions?.revokeAll(upn, 'account_disabled', { now });
-    // A new password ends the sessions signed in with the old one (a new account has none).
-    else if (passwordHash !== undefined && before !== null) await deps.sessions?.revokeAll(upn, 'password_changed', { now });
-    const lifecycle = mfa.lifecycle;
-    if (lifecycle) {
-      // A user created inactive is created disabled (at Duo: in the same Create User call).
-      const created = before === null && !after.active ? { disabledReason: SCIM_DISABLED_REASON } : {};
-      await atProvider(() => lifecycle.provision(upn, { email, realName }, trx, created));
-      if (!after.active && (before === null || before.active))
-        await atProvider(() => lifecycle.setEnabled(upn, false, SCIM_DISABLED_REASON, trx));
-      if (after.active && before !== null && !before.active) await atProvider(() => lifecycle.setEnabled(upn, true, null, trx));
-    }
-  }
 
   async function hashIfAccepted(password: string | undefined) {
     return deps.hashPassword && password !== undefined ? deps.hashPassword(password) : undefined;
@@ -259,7 +135,7 @@ export function createScimUsersService(deps: ScimUsersDeps) {
     ifMatch: string | undefined,
   ) {
     const now = clock();
-    const user = await inTransaction(db, deps.audit, ctx, async (r, trx) => {
+    const user = await inTransaction(db, deps.audit, ctx, async (r) => {
       const before = await r.findUser(id, { lock: true });
       if (!before) throw notFound(`User ${id} not found.`);
       if (isTokenCreator(ctx, before.userName)) throw forbidden(TOKEN_CREATOR_REFUSED);
@@ -276,7 +152,7 @@ export function createScimUsersService(deps: ScimUsersDeps) {
       const passwordHash = await hashIfAccepted(input.password);
       const roles = input.roles === undefined && rolesWhenAbsent === 'clear' && before.roles !== null ? [] : before.roles;
       const after = await r.updateUser(id, columnsOf(input, roles), now);
-      await applyEffects(r, trx, before, after, passwordHash, now);
+      await applyEffects(r, before, after, passwordHash, now);
       const changed = changedAttributes(before, after, passwordHash !== undefined);
       const verb = before.active && !after.active ? 'deactivate' : !before.active && after.active ? 'reactivate' : action;
       return {
@@ -301,13 +177,13 @@ export function createScimUsersService(deps: ScimUsersDeps) {
       if (isTokenCreator(ctx, input.userName)) throw forbidden(TOKEN_CREATOR_REFUSED);
       const passwordHash = await hashIfAccepted(input.password);
       const now = clock();
-      const user = await inTransaction(db, deps.audit, ctx, async (r, trx) => {
+      const user = await inTransaction(db, deps.audit, ctx, async (r) => {
         if (await r.findUserByUserName(input.userName)) throw taken(input.userName);
         const account = await accountNamed(r, input.userName);
         if (account && !mayAdopt(account)) throw taken(input.userName);
         if (account && input.password !== undefined) throw badRequest('mutability', PASSWORD_REFUSED);
         const created = await r.insertUser(columnsOf(input, null), now, { adopted: account !== null });
-        await applyEffects(r, trx, null, created, account ? undefined : passwordHash, now);
+        await applyEffects(r, null, created, account ? undefined : passwordHash, now);
         return {
           result: created,
           audit: account
@@ -373,7 +249,7 @@ export function createScimUsersService(deps: ScimUsersDeps) {
     },
 
     async remove(ctx: ScimContext, id: string, ifMatch?: string) {
-      await inTransaction(db, deps.audit, ctx, async (r, trx) => {
+      await inTransaction(db, deps.audit, ctx, async (r) => {
         const user = await r.findUser(id, { lock: true });
         if (!user) throw notFound(`User ${id} not found.`);
         if (isTokenCreator(ctx, user.userName)) throw forbidden(TOKEN_CREATOR_REFUSED);
@@ -386,7 +262,8 @@ export function createScimUsersService(deps: ScimUsersDeps) {
         await r.deleteIdpAccount(upn);
         await r.deleteEnrolmentPasses(upn);
         const lifecycle = mfa.lifecycle;
-        if (lifecycle) await atProvider(() => lifecycle.remove(upn, trx));
+        if (lifecycle) await atProvider(() => lifecycle.remove(upn));
+        for (const forget of deps.forgetSessions) await forget(upn);
         return { result: undefined, audit: { action: 'scim.user.delete', target: upn, details: { scimId: id } } };
       });
     },

@@ -16,7 +16,7 @@ export function createStepUpFlows(
   },
 ) {
   const { audit, stepUp, verification, pushes } = deps;
-  const { clock, usableAccount, throttle, requireCapability, audited, rethrow } = selfService(deps);
+  const { clock, usableAccount, throttle, requireCapability, audited } = selfService(deps);
 
   return {
     async stepUpStatus(ctx: RequestContext): Promise<StepUpStatus> {
@@ -29,19 +29,17 @@ export function createStepUpFlows(
       const now = clock();
       await usableAccount(ctx, now);
       await deps.assertStepUpMethod?.(ctx, body.method);
-      const result = await verification
-        .verify({
-          upn: ctx.upn,
-          code: body.code,
-          purpose: 'step_up',
-          methods: [body.method],
-          actor: { upn: ctx.upn, roles: ctx.roles },
-          requestId: ctx.requestId,
-          clientAddress: ctx.clientAddress,
-          now,
-        })
-        // A provider error (e.g. a factor the provider cannot check) is a clear answer, never a 500.
-        .catch(rethrow);
+      // A provider refusal (e.g. a factor the provider cannot check) passes on to the error handler: a clear answer, never a 500.
+      const result = await verification.verify({
+        upn: ctx.upn,
+        code: body.code,
+        purpose: 'step_up',
+        methods: [body.method],
+        actor: { upn: ctx.upn, roles: ctx.roles },
+        requestId: ctx.requestId,
+        clientAddress: ctx.clientAddress,
+        now,
+      });
       if (!result.ok) throw verificationError(result);
       return stepUp.record(ctx, body.method, now);
     },
@@ -74,7 +72,7 @@ export function createStepUpFlows(
 
     async stepUpPushStatus(ctx: RequestContext, txid: string): Promise<StepUpPushStatus> {
       const now = clock();
-      const polled = await pushes.poll({ upn: ctx.upn, txid, purpose: 'step_up', session: ctx.session, now }).catch(rethrow);
+      const polled = await pushes.poll({ upn: ctx.upn, txid, purpose: 'step_up', session: ctx.session, now });
       if (!polled.justCompleted) return { ...polled.push, stepUp: await stepUp.status(ctx, now) };
       await auditPushResult(audit, ctx, 'step_up.push', polled.push, polled.detail);
       // An approval counts once, when first seen; the account must still be usable then.

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, StepUpTable } from '../../db/schema.js';
 
 /** SQL of step-up records; no rules here. */
@@ -25,6 +25,13 @@ export function stepUpRepository(db: Kysely<Database>) {
     },
     deleteAll(upn: string) {
       return db.deleteFrom('step_up').where('upn', '=', upn).execute();
+    },
+    /** Every record of the account, whatever the case its name was stored in. */
+    deleteAccount(upn: string) {
+      return db
+        .deleteFrom('step_up')
+        .where(sql<boolean>`lower(upn) = ${upn.toLowerCase()}`)
+        .execute();
     },
   };
 }

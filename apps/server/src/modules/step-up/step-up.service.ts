@@ -25,6 +25,11 @@ export interface StepUpService {
   isFresh(who: SessionRef, now?: Date): Promise<boolean>;
   /** Ends every step-up of the user (sign-out, a lock, a lost device): on the ambient transaction. */
   endAll(upn: string): Promise<void>;
+  /**
+   * Forgets a removed account's step-ups, on the ambient transaction of whoever removes the account, so
+   * a later account of the same name inherits none.
+   */
+  forgetAccount(upn: string): Promise<void>;
 }
 
 export function createStepUpService(db: Kysely<Database>, opts: { maxAgeSeconds: number }): StepUpService {
@@ -56,6 +61,9 @@ export function createStepUpService(db: Kysely<Database>, opts: { maxAgeSeconds:
     },
     async endAll(upn) {
       await repo.deleteAll(upn.toLowerCase());
+    },
+    async forgetAccount(upn) {
+      await repo.deleteAccount(upn);
     },
   };
   return service;

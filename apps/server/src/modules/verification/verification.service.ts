@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@mfa-portal/shared';
 import type { AuditActor, AuditService } from '../audit/audit.service.js';
 import type { AsyncRateLimiter } from '../../lib/rate-limit/rate-limit-store.js';
-import { mfaErrorToAppError } from '../../mfa/errors.js';
+import { failureCode } from '../common/error-translator.js';
 import { LOCKOUT_REASON, MfaError, type MfaProvider, type VerifyFailure, type VerifyMethod, type VerifyOutcome } from '../../mfa/port.js';
 
 /**
@@ -11,7 +11,7 @@ import { LOCKOUT_REASON, MfaError, type MfaProvider, type VerifyFailure, type Ve
  * apply its lockout, and audits every attempt, refused ones included. Never a code in the audit log.
  */
 
-/** `admin_verify_identity`: a helpdesk member checks a caller's passcode before acting for them (issue 5). */
+/** `admin_verify_identity`: a helpdesk member checks a caller's passcode before acting for them. */
 export type VerificationPurpose = 'step_up' | 'device_test' | 'sign_in' | 'admin_verify_identity';
 
 export interface VerificationRequest {
@@ -122,8 +122,8 @@ export function createVerificationService(deps: {
         requestId: request.requestId ?? null,
         clientAddress: request.clientAddress ?? null,
       };
-      // The check (a code used, a failure counted, a lockout) and its audit events: one transaction
-      // (issue 14). A refusal before any code was checked is audited after the rollback.
+      // The check (a code used, a failure counted, a lockout) and its audit events: one transaction.
+      // A refusal before any code was checked is audited after the rollback.
       let outcome: VerifyOutcome;
       try {
         outcome = await deps.audit.atomically(async () => {
@@ -145,7 +145,7 @@ export function createVerificationService(deps: {
             ...common,
             action: 'mfa.verify',
             outcome: 'failure',
-            reason: mfaErrorToAppError(err).code,
+            reason: failureCode(err),
             details: base,
           });
         }

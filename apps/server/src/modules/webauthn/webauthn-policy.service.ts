@@ -7,7 +7,7 @@ import type { AttestationTrust } from './attestation-trust.js';
 import { webauthnRepository } from './webauthn.repository.js';
 
 /**
- * The Solution Administrator's WebAuthn policy (issue 18): an optional allow-list of authenticator
+ * The Solution Administrator's WebAuthn policy: an optional allow-list of authenticator
  * models (AAGUIDs) for new registrations, and whether holders of protected accounts must step up with
  * a passkey or security key (phishing-resistant) rather than a code or a push.
  */
@@ -62,7 +62,7 @@ export function createWebauthnPolicyService(deps: {
     async set(actor, policy, ctx) {
       const before = await service.get();
       const list = [...new Set(policy.aaguidAllowList.map((a) => a.toLowerCase()))];
-      // The change and its audit event: one transaction (issue 14).
+      // The change and its audit event: one transaction.
       const row = await deps.audit.atomically(async () => {
         const updated = await repo.upsertPolicy({
           aaguid_allow_list: list,

@@ -8,13 +8,9 @@ import {
   finishRegistrationBodySchema,
   stepUpStatusSchema,
   webauthnOptionsResponseSchema,
-  webauthnPolicyResponseSchema,
-  webauthnPolicySchema,
   webauthnTestResponseSchema,
 } from '@mfa-portal/shared';
-import { installAdminHooks, type AdminRoutesOptions } from '../admin/common/admin-routes.js';
 import { installSelfServiceHooks, selfPolicy, type SelfRoutesOptions } from '../common/self-routes.js';
-import type { WebauthnPolicyService } from './webauthn-policy.service.js';
 import type { WebauthnContext, WebauthnService } from './webauthn.service.js';
 
 const ERRORS = {
@@ -137,48 +133,5 @@ export async function webauthnRoutes(app: FastifyInstance, opts: WebauthnRoutesO
       },
     },
     async (request) => service.testDevice(contextOf(request), request.params.id, request.body),
-  );
-}
-
-/** The Solution Administrator's WebAuthn policy, under `<basePath>api/admin/webauthn`. */
-export async function webauthnAdminRoutes(
-  app: FastifyInstance,
-  opts: AdminRoutesOptions & { policyService: WebauthnPolicyService },
-): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  // The same bearer-token, no-store and audited policy hooks as every other admin routes plugin.
-  const { global } = installAdminHooks(app, opts);
-  const manage = global('admin.webauthn.manage');
-
-  r.get(
-    '/policy',
-    {
-      preValidation: manage,
-      schema: {
-        tags: ['admin'],
-        security: SECURITY,
-        summary: 'The WebAuthn policy: allowed authenticator models, phishing-resistant step-up for protected accounts',
-        response: { 200: webauthnPolicyResponseSchema, ...ERRORS },
-      },
-    },
-    async () => opts.policyService.get(),
-  );
-
-  r.put(
-    '/policy',
-    {
-      preValidation: manage,
-      schema: {
-        tags: ['admin'],
-        security: SECURITY,
-        summary: 'Change the WebAuthn policy (audited)',
-        body: webauthnPolicySchema,
-        response: { 200: webauthnPolicyResponseSchema, ...ERRORS },
-      },
-    },
-    async (request) => {
-      const ctx = contextOf(request);
-      return opts.policyService.set({ upn: ctx.upn, roles: ctx.roles }, request.body, ctx);
-    },
   );
 }

@@ -1,7 +1,7 @@
 import type { AdminAuditQuery, AdminAuditResponse, AdminAuditVerification, AdminAuditVerifyResponse } from '@mfa-portal/shared';
 import { toActivityEvent } from '../../audit/activity-event.js';
-import type { VerificationMode } from '../../audit/audit-verification.js';
-import type { AuditVerificationRun, AuditVerificationService } from '../../audit/audit-verification.service.js';
+import type { ChainVerificationMode } from '../../audit/chain-verification.js';
+import type { ChainVerificationRun, ChainVerificationService } from '../../audit/chain-verification.service.js';
 import type { AuditFilter, AuditService } from '../../audit/audit.service.js';
 import { AppError } from '../../../lib/errors.js';
 import { auditCsvHeader, auditCsvRow, csvCell } from './audit-csv.js';
@@ -22,7 +22,7 @@ function filterOf(q: AdminAuditQuery): AuditFilter {
   };
 }
 
-export function createAdminAuditService(deps: { audit: AuditService; auditVerification: AuditVerificationService; csvMaxRows?: number }) {
+export function createAdminAuditService(deps: { audit: AuditService; auditVerification: ChainVerificationService; csvMaxRows?: number }) {
   const { audit } = deps;
   return {
     /** The configured cap of the audit CSV export (0: none). */
@@ -59,7 +59,7 @@ export function createAdminAuditService(deps: { audit: AuditService; auditVerifi
     },
 
     /** Starts a verification run of the hash chain (or joins the one going on); poll it with {@link auditVerification}. */
-    async startAuditVerification(startedBy: string, mode: VerificationMode): Promise<AdminAuditVerification> {
+    async startAuditVerification(startedBy: string, mode: ChainVerificationMode): Promise<AdminAuditVerification> {
       return toVerificationResponse(await deps.auditVerification.start({ mode, startedBy }));
     },
 
@@ -70,7 +70,7 @@ export function createAdminAuditService(deps: { audit: AuditService; auditVerifi
     },
 
     /** The verdict of a whole run, waited for (the API's synchronous form; the screen polls instead). */
-    async auditVerify(startedBy: string, mode: VerificationMode = 'full'): Promise<AdminAuditVerifyResponse> {
+    async auditVerify(startedBy: string, mode: ChainVerificationMode = 'full'): Promise<AdminAuditVerifyResponse> {
       let run = await deps.auditVerification.start({ mode, startedBy });
       await deps.auditVerification.settled(run.id);
       // A run of another instance: poll it until it ends.
@@ -85,7 +85,7 @@ export function createAdminAuditService(deps: { audit: AuditService; auditVerifi
   };
 }
 
-function toVerificationResponse(run: AuditVerificationRun): AdminAuditVerification {
+function toVerificationResponse(run: ChainVerificationRun): AdminAuditVerification {
   const r = run.result;
   const result: AdminAuditVerifyResponse | null =
     !r || 'error' in r ? null : r.ok ? { ok: true, count: r.count } : { ok: false, brokenAt: r.brokenAt, id: r.id, reason: r.reason };

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../common/request-context.js';
 import type { DirectoryRepository, DirectoryUser } from '../../directory/directory.repository.js';
 
 /**
- * Who may do what in the administration API (`/api/admin/...`, issue 5), shared by its modules.
+ * Who may do what in the administration API (`/api/admin/...`), shared by its modules.
  * Routes authorise first (a denial is audited and answered 403 before anything is read or changed);
  * every admin change is audited with the actor, the role used, the reason and the ticket.
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meTestApp, nextSecond, type MeTestApp } from '../../../../test/me-api.js';
 import { ADMIN, BOB, callAs, HELPDESK, JUSTIFY } from '../../../../test/admin-api.js';
 
-/** Disable/enable with a reason, source and dates on the user page, and revoking a user's bypass codes (issue 15). */
+/** Disable/enable with a reason, source and dates on the user page, and revoking a user's bypass codes. */
 
 let m: MeTestApp;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ describe('POST /api/admin/users/:upn/disable and /enable', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'disabled', statusReason: 'Left the company' });
     expect(await status('alice@example.com')).toEqual({ status: 'disabled', status_reason: 'Left the company' });
-    // Disabling revoked alice's earlier tokens (issue 14): this is a sign-in after it.
+    // Disabling revoked alice's earlier tokens: this is a sign-in after it.
     await nextSecond();
     const info = await m.t.app.inject({
       method: 'GET',
@@ -54,7 +54,7 @@ describe('POST /api/admin/users/:upn/disable and /enable', () => {
     expect((await status('admin@example.com')).status).toBe('active');
     expect((await callAs(m, ADMIN, 'POST', '/api/admin/users/helpdesk@example.com/disable', JUSTIFY)).statusCode).toBe(200);
     await callAs(m, ADMIN, 'POST', '/api/admin/users/helpdesk@example.com/enable', JUSTIFY);
-    await nextSecond(); // the helpdesk member signs in again after being disabled (issue 14)
+    await nextSecond(); // the helpdesk member signs in again after being disabled
     const self = await callAs(m, ADMIN, 'POST', '/api/admin/users/admin@example.com/disable', JUSTIFY);
     expect(self.json().details.reason).toBe('own_account_via_admin');
     expect((await callAs(m, BOB, 'POST', '/api/admin/users/alice@example.com/disable', JUSTIFY)).statusCode).toBe(403);

@@ -94,7 +94,7 @@ export async function lifecycleRoutes(
       },
     },
     async (request, reply) => {
-      // Verify, then issue (issue 14): a pass lets someone enrol a device as this user.
+      // Verify, then issue: a pass lets someone enrol a device as this user.
       const ctx = contextOf(request);
       const role = roleOf(request);
       const verified = await opts.verifications.require(ctx, role, request.params.upn, 'admin.user.issue_enrolment_pass', request.body);

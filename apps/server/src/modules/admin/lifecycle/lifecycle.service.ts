@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { AppError } from '../../../lib/errors.js';
-import { mfaErrorToAppError, toAppError } from '../../../mfa/errors.js';
-import { MfaError, type MfaProvider } from '../../../mfa/port.js';
+import type { MfaProvider } from '../../../mfa/port.js';
 import type { AuditService } from '../../audit/audit.service.js';
+import { failureCode } from '../../common/error-translator.js';
 import type { SessionsService } from '../../sessions/sessions.service.js';
 
 /**
- * Account lifecycle in the admin screens (issue 15): disable and re-enable an MFA account with a
+ * Account lifecycle in the admin screens: disable and re-enable an MFA account with a
  * reason (the policy decides who: helpdesk on non-protected accounts, Solution Administrator on all,
  * never on themself), and revoke a user's unused bypass codes.
  */
@@ -23,7 +23,7 @@ export function createLifecycleService(deps: {
   db: Kysely<Database>;
   mfa: MfaProvider;
   audit: AuditService;
-  /** A disabled account's access tokens are refused at once (issue 14). */
+  /** A disabled account's access tokens are refused at once, not when they expire. */
   sessions: Pick<SessionsService, 'revokeAll'>;
   now?: () => Date;
 }) {
@@ -38,10 +38,8 @@ export function createLifecycleService(deps: {
       const upn = target.toLowerCase();
       const now = clock();
       await db.transaction().execute(async (trx) => {
-        // A provider's refusal (Duo: a user in its Trash) is its stable error, not a 500; nothing is recorded.
-        const found = await lifecycle.setEnabled(upn, enabled, enabled ? null : j.reason, trx).catch((err: unknown) => {
-          throw toAppError(err) ?? err;
-        });
+        // A provider's refusal (Duo: a user in its Trash) rolls this back; the error handler answers it with its stable code.
+        const found = await lifecycle.setEnabled(upn, enabled, enabled ? null : j.reason);
         if (!found) throw new AppError({ code: 'mfa.user_not_provisioned' });
         await trx.updateTable('directory_user').set({ updated_at: now }).where('upn', '=', upn).execute();
         if (!enabled) await deps.sessions.revokeAll(upn, 'account_disabled', { now });
@@ -80,7 +78,7 @@ export function createLifecycleService(deps: {
       const details = { role, reason: body.reason, ...(body.ticket ? { ticket: body.ticket } : {}) };
       const revoked: string[] = [];
       try {
-        // The revocations and their audit event: one transaction (issue 14).
+        // The revocations and their audit event: one transaction, both or neither.
         await audit.atomically(async () => {
           const live = await mfa.listBypassCodes(upn, { now });
           const chosen = body.ids ? live.filter((c) => body.ids!.includes(c.id)) : live;
@@ -92,14 +90,9 @@ export function createLifecycleService(deps: {
           await audit.append({ ...base, outcome: 'success', details: { ...details, bypassIds: revoked } });
         });
       } catch (err) {
-        const appError = err instanceof AppError ? err : err instanceof MfaError ? mfaErrorToAppError(err) : null;
-        await audit.append({
-          ...base,
-          outcome: 'failure',
-          reason: appError?.code ?? 'server.internal',
-          details: { ...details, bypassIds: revoked },
-        });
-        throw appError ?? err;
+        // The failure is audited here; the error handler answers it.
+        await audit.append({ ...base, outcome: 'failure', reason: failureCode(err), details: { ...details, bypassIds: revoked } });
+        throw err;
       }
       return { revoked: revoked.length };
     },

@@ -5,7 +5,6 @@ import {
   type PortalRole,
 } from '@mfa-portal/shared';
 import { AppError } from '../../../lib/errors.js';
-import { toAppError } from '../../../mfa/errors.js';
 import type { MfaProvider } from '../../../mfa/port.js';
 import type { ChainedAuditEvent } from '../../audit/audit-chain.js';
 import type { AuditService } from '../../audit/audit.service.js';
@@ -27,9 +26,9 @@ export interface LostDeviceServiceDeps {
   audit: AuditService;
   /** Where staff sign in and enrol (the enrolment link). */
   portalUrl: string;
-  /** "Sign out everywhere": the user's access tokens are refused at once (issue 14). */
+  /** "Sign out everywhere": the user's access tokens are refused at once. */
   sessions: Pick<SessionsService, 'revokeAll'>;
-  /** "Verify, then issue" (issue 14): the identity verification the wizard's server step needs. */
+  /** "Verify, then issue": the identity verification the wizard's server step needs. */
   verifications: IdentityVerifications;
   now?: () => Date;
 }
@@ -39,9 +38,6 @@ const iso = (d: Date) => d.toISOString();
 export function createLostDeviceService(deps: LostDeviceServiceDeps) {
   const { mfa, audit } = deps;
   const clock = deps.now ?? (() => new Date());
-  const rethrow = (err: unknown): never => {
-    throw toAppError(err) ?? err;
-  };
 
   return {
     /**
@@ -57,7 +53,7 @@ export function createLostDeviceService(deps: LostDeviceServiceDeps) {
     ): Promise<AdminLostDeviceResponse> {
       const now = clock();
       const verified = await deps.verifications.require(ctx, role, upn, 'admin.user.lost_device.remove_device', body);
-      const devices = await mfa.listDevices(upn).catch(rethrow);
+      const devices = await mfa.listDevices(upn);
       let deviceRemoved = false;
       if (devices.some((d) => d.id === body.deviceId)) {
         await adminAudited(
@@ -162,10 +158,7 @@ export function createLostDeviceService(deps: LostDeviceServiceDeps) {
       const removal = steps.events.find((e) => e.action === 'admin.user.lost_device.remove_device');
       if (!removal) return { identityCheck, case: null };
       const issue = steps.events.find((e) => e.action === 'admin.user.lost_device.issue_bypass_code' && Number(e.id) > Number(removal.id));
-      const [devices, codes] = await Promise.all([
-        mfa.listDevices(upn),
-        issue ? mfa.listBypassCodes(upn, { now }) : Promise.resolve([]),
-      ]).catch(rethrow);
+      const [devices, codes] = await Promise.all([mfa.listDevices(upn), issue ? mfa.listBypassCodes(upn, { now }) : Promise.resolve([])]);
       const removedAt = at(removal);
       // New: not among the devices kept at the removal (when recorded), else added after it (builtin dates
       // its devices; Duo does not, its devices carry the user's creation date).

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 
 /**
- * SQL of the administrators' reports (issue 19). Every list is read in the order of an index
+ * SQL of the administrators' reports. Every list is read in the order of an index
  * (migration 0015, or the primary and lower(username) indexes) and paged by keyset, so a page costs
  * the same at 100 or 100,000 staff. The coverage figures are a whole-organisation aggregate: only the
  * snapshot job runs it (a few times an hour at most); requests read the stored snapshots.

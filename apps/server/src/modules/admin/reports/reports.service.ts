@@ -13,7 +13,7 @@ import { csvCell } from '../audit/audit-csv.js';
 import type { ReportsRepository, TimeCursor } from './reports.repository.js';
 
 /**
- * The administrators' reports (issue 19). Coverage over time comes from daily snapshots (one row a
+ * The administrators' reports. Coverage over time comes from daily snapshots (one row a
  * day, written by the snapshot job and on the first read of a day without one); the lists are read
  * live, a keyset page at a time, and streamed as CSV the same way.
  *

@@ -6,7 +6,7 @@ import { auditRepository, type AuditRow } from './audit.repository.js';
 import { toChainedEvent } from './audit-row.js';
 
 /**
- * Hash-chain verification at any size (issue 16). It never holds a transaction open for the whole
+ * Hash-chain verification at any size. It never holds a transaction open for the whole
  * walk (PGlite has one connection: that would stop every other request), reads the chain a page at a
  * time and yields to the event loop between pages so other requests keep being served, and stops at
  * the head it read when it started (events appended meanwhile are for the next run).
@@ -20,10 +20,10 @@ import { toChainedEvent } from './audit-row.js';
  * Checkpoints are written every `checkpointEvery` events and at the end of an intact walk.
  */
 
-export type VerificationMode = 'full' | 'incremental';
+export type ChainVerificationMode = 'full' | 'incremental';
 
 export interface ChainWalkOptions {
-  mode: VerificationMode;
+  mode: ChainVerificationMode;
   batchSize?: number;
   checkpointEvery?: number;
   onProgress?: (checked: number, total: number) => void | Promise<void>;

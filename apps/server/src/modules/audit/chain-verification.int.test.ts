@@ -4,12 +4,12 @@ import type { Database } from '../../db/schema.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { createTestDatabase } from '../../../test/database.js';
 import { createAuditService, type AuditEntry } from './audit.service.js';
-import { walkChain } from './audit-verification.js';
-import { createAuditVerificationService, type AuditVerificationService } from './audit-verification.service.js';
+import { walkChain } from './chain-verification.js';
+import { createChainVerificationService, type ChainVerificationService } from './chain-verification.service.js';
 import { runChainWorker } from './audit-chain-worker.client.js';
 
 /**
- * Verification runs in a worker thread (issue 16): its own connection on PostgreSQL, pages relayed by
+ * Verification runs in a worker thread : its own connection on PostgreSQL, pages relayed by
  * the main thread on PGlite. The verdicts are the in-thread walk's, and shutdown stops the worker.
  */
 
@@ -25,7 +25,7 @@ const entry = (n: number): AuditEntry => ({
 
 let handle: DatabaseHandle;
 let db: Kysely<Database>;
-let service: AuditVerificationService;
+let service: ChainVerificationService;
 
 async function verdict(mode: 'full' | 'incremental' = 'full') {
   const run = await service.start({ mode, startedBy: 'admin@example.com' });
@@ -38,7 +38,7 @@ beforeAll(async () => {
   db = handle.db;
   const audit = createAuditService(db);
   for (let i = 0; i < 60; i++) await audit.append(entry(i));
-  service = createAuditVerificationService(db, { batchSize: 7, checkpointEvery: 20, ...(handle.url ? { databaseUrl: handle.url } : {}) });
+  service = createChainVerificationService(db, { batchSize: 7, checkpointEvery: 20, ...(handle.url ? { databaseUrl: handle.url } : {}) });
 }, 120_000);
 afterAll(async () => {
   await service.close();
@@ -75,7 +75,7 @@ describe('hash-chain verification in a worker thread', () => {
     await worker.terminate();
     await expect(worker.result).rejects.toThrow(/exited/);
 
-    const other = createAuditVerificationService(db, handle.url ? { databaseUrl: handle.url } : {});
+    const other = createChainVerificationService(db, handle.url ? { databaseUrl: handle.url } : {});
     const run = await other.start({ mode: 'full', startedBy: null });
     await other.close();
     await other.settled(run.id);

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBodySchema, notificationOutboxQuerySchema, notificationOutboxStatusSchema } from '@mfa-portal/shared';
-import { installAdminHooks, type AdminRoutesOptions } from '../admin/common/admin-routes.js';
-import type { NotificationsService } from './notifications.service.js';
+import { installAdminHooks, type AdminRoutesOptions } from '../common/admin-routes.js';
+import type { NotificationsService } from '../../notifications/notifications.service.js';
 
 const ERRORS = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema } as const;
 

@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AuditVerificationTable, Database } from '../../db/schema.js';
 
-export type AuditVerificationRow = Selectable<AuditVerificationTable>;
+export type ChainVerificationRow = Selectable<AuditVerificationTable>;
 
 /** SQL of `audit_verification` (the runs of hash-chain verification and their progress); no rules here. */
-export function auditVerificationRepository(db: Kysely<Database>) {
+export function chainVerificationRepository(db: Kysely<Database>) {
   return {
     insert(row: { id: string; mode: 'full' | 'incremental'; started_by: string | null; at: Date }) {
       return db

@@ -1,8 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { SecretBox } from '../../lib/secret-box.js';
-import { tokenSeedAad } from './builtin-mapping.js';
+import type { Database } from '../db/schema.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import { tokenSeedAad } from '../mfa/builtin/builtin-mapping.js';
 
 /**
  * Demo Duo D100 tokens for the embedded mode: an inventory to claim from, since nobody has a real

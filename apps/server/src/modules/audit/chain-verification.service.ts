@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ChainVerification } from './audit-chain.js';
-import type { VerificationMode } from './audit-verification.js';
+import type { ChainVerificationMode } from './chain-verification.js';
 import { runChainWorker, type ChainWorkerRun } from './audit-chain-worker.client.js';
-import { auditVerificationRepository, type AuditVerificationRow } from './audit-verification.repository.js';
+import { chainVerificationRepository, type ChainVerificationRow } from './chain-verification.repository.js';
 
 /**
- * Verification runs of the audit hash chain (issue 16): started by a request that answers at once
+ * Verification runs of the audit hash chain, at any size without blocking requests: started by a request that answers at once
  * (202) with the run's id; the walk goes on in a worker thread (audit-chain.worker.ts: the hashing
  * never runs on the thread that answers requests) and its progress is recorded in
  * `audit_verification`, so any instance can answer a poll. A run
@@ -18,9 +18,9 @@ import { auditVerificationRepository, type AuditVerificationRow } from './audit-
 export const STALE_AFTER_MS = 60_000;
 const PROGRESS_EVERY_MS = 250;
 
-export interface AuditVerificationRun {
+export interface ChainVerificationRun {
   id: string;
-  mode: VerificationMode;
+  mode: ChainVerificationMode;
   state: 'running' | 'done' | 'failed';
   checked: number;
   total: number;
@@ -29,16 +29,16 @@ export interface AuditVerificationRun {
   result: ChainVerification | { ok: false; error: string } | null;
 }
 
-export interface AuditVerificationService {
-  start(opts: { mode: VerificationMode; startedBy: string | null }): Promise<AuditVerificationRun>;
-  get(id: string): Promise<AuditVerificationRun | null>;
+export interface ChainVerificationService {
+  start(opts: { mode: ChainVerificationMode; startedBy: string | null }): Promise<ChainVerificationRun>;
+  get(id: string): Promise<ChainVerificationRun | null>;
   /** Resolves when the run started by this instance ends (tests, and the synchronous GET /audit/verify). */
   settled(id: string): Promise<void>;
   /** Shutdown: stops the workers of this instance's runs (they end as failed, `interrupted`). */
   close(): Promise<void>;
 }
 
-export function createAuditVerificationService(
+export function createChainVerificationService(
   db: Kysely<Database>,
   opts: {
     clock?: () => Date;
@@ -50,14 +50,14 @@ export function createAuditVerificationService(
     /** Told how each run ended (metrics): the chain is intact, broken, or the run failed. */
     onFinished?: (result: 'ok' | 'broken' | 'error') => void;
   } = {},
-): AuditVerificationService {
-  const repo = auditVerificationRepository(db);
+): ChainVerificationService {
+  const repo = chainVerificationRepository(db);
   const clock = opts.clock ?? (() => new Date());
   const running = new Map<string, Promise<void>>();
   const workers = new Map<string, ChainWorkerRun>();
   let closing = false;
 
-  const toRun = (row: AuditVerificationRow): AuditVerificationRun => {
+  const toRun = (row: ChainVerificationRow): ChainVerificationRun => {
     const stale =
       row.state === 'running' && clock().getTime() - new Date(row.updated_at).getTime() > STALE_AFTER_MS && !running.has(row.id);
     return {
@@ -68,11 +68,11 @@ export function createAuditVerificationService(
       total: Number(row.total),
       startedAt: new Date(row.started_at).toISOString(),
       finishedAt: row.finished_at ? new Date(row.finished_at).toISOString() : null,
-      result: stale ? { ok: false, error: 'interrupted' } : (row.result as AuditVerificationRun['result']),
+      result: stale ? { ok: false, error: 'interrupted' } : (row.result as ChainVerificationRun['result']),
     };
   };
 
-  async function run(id: string, mode: VerificationMode): Promise<void> {
+  async function run(id: string, mode: ChainVerificationMode): Promise<void> {
     let checked = 0;
     let lastWrite = 0;
     let writing: Promise<unknown> = Promise.resolve();
