@@ -5,7 +5,7 @@ import { DuoApiError } from './errors.js';
 import { portalIdOf } from './ids.js';
 import type { DuoBypassCode, DuoPhone, DuoToken, DuoUser, DuoWebauthnCredential } from './types.js';
 
-/** How Duo's users, phones, tokens and bypass codes read in the portal's terms (README, "Duo Security"). */
+/** How Duo's users, phones, tokens and bypass codes read in the portal's terms (docs/duo.md). */
 
 /** The reason shown for a Duo lockout when Duo gives none. */
 export const DUO_LOCKED_OUT_REASON = 'Locked out by Duo after too many failed attempts';

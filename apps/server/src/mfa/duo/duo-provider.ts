@@ -29,7 +29,7 @@ export {
 /**
  * The Duo adapter of the MfaProvider port (MFA_PROVIDER=duo): the Admin API holds users, phones,
  * hardware tokens and bypass codes; the Auth API checks passcodes and sends pushes. Nothing is stored
- * in the portal's database. README.md ("Duo Security") has the full mapping; in short:
+ * in the portal's database. docs/duo.md has the full mapping; in short:
  *
  * - Users are looked up by username (or alias) at every call; Duo's status maps to the portal's
  *   (`locked out` → locked_out, `pending deletion` → disabled), absence to not_provisioned (duo-users.ts).
