@@ -58,6 +58,12 @@ const NO_UPWARD = (...folders) =>
     `This layer must not import ${folders.join('/, ')}/ (the arrows run modules → mfa → auth → lib → db).`,
     `^(\\.\\./)+(${folders.join('|')})(/|$)`,
   );
+// The configuration reads lib/ (the secret box parses its keys): lib/ and db/ take the values they need as
+// arguments, never the configuration itself.
+const NO_CONFIG = serverRule(
+  'lib/ and db/ take the settings they need as arguments: the configuration (config*.ts) sits above them.',
+  '^(\\.\\./)+config[a-z.-]*\\.js$',
+);
 const NO_ADAPTER = serverRule(
   'Use the MFA provider through its port (mfa/port, mfa/errors, mfa/index), not an adapter’s files.',
   '^(\\.\\./)+mfa/(builtin|duo|common)/',
@@ -90,7 +96,10 @@ const serverImportBoundaries = [
       }),
     ],
   ),
-  serverBoundaries([`${SERVER}/lib/**/*.ts`, `${SERVER}/db/**/*.ts`], [NO_TEST_SUPPORT, NO_UPWARD('modules', 'mfa', 'idp', 'auth')]),
+  serverBoundaries(
+    [`${SERVER}/lib/**/*.ts`, `${SERVER}/db/**/*.ts`],
+    [NO_TEST_SUPPORT, NO_UPWARD('modules', 'mfa', 'idp', 'auth'), NO_CONFIG],
+  ),
   serverBoundaries([`${SERVER}/auth/**/*.ts`], [NO_TEST_SUPPORT, NO_UPWARD('modules', 'mfa', 'idp')]),
   serverBoundaries([`${SERVER}/mfa/**/*.ts`], [NO_TEST_SUPPORT, NO_UPWARD('modules', 'idp', 'auth')]),
   serverBoundaries(

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
-import { openDatabase } from '../apps/server/src/db/database.js';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrate.js';
 import { seedDemoStaff } from '../apps/server/src/demo/seed.js';
 
@@ -35,4 +37,30 @@ export function stats(samples: number[]) {
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
   const mean = s.reduce((a, b) => a + b, 0) / s.length;
   return { n: s.length, mean: +mean.toFixed(2), p50: +q(0.5).toFixed(2), p95: +q(0.95).toFixed(2), max: +s[s.length - 1]!.toFixed(2) };
+}
+
+/** A throw-away database: PGlite in memory, or a fresh database made (and dropped) on BENCH_DATABASE_URL. */
+export async function benchDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({});
+    return { database, drop: async () => {} };
+  }
+  const name = `mfa_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openDatabase({ url: u.toString(), poolSize: 10 });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark of issue 16, each figure printed beside a reference measured in the
+ * `npm run bench`: every benchmark of speed, size and scale, each figure printed beside a reference measured in the
  * same run on the same machine, with the ratio. Bounded in time and count; loopback only.
  *
  *   --users N        staff at the large size (default 100000; the small size is 100)
@@ -15,17 +15,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { importJWK, SignJWT } from 'jose';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
-import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrate.js';
 import { seedOrganisation, settleOrganisationTables } from '../apps/server/src/demo/org-seed.js';
 import { seedDemoStaff } from '../apps/server/src/demo/seed.js';
@@ -34,6 +31,7 @@ import { loadIdpSecrets } from '../apps/server/src/idp/secrets.js';
 import { loadMfaKeys } from '../apps/server/src/mfa/mfa-keys.js';
 import { createAuditService } from '../apps/server/src/modules/audit/audit.service.js';
 import { walkChain } from '../apps/server/src/modules/audit/chain-verification.js';
+import { benchDatabase } from './bench-lib.js';
 import { load, type LoadResult } from './bench-load.js';
 import { lighthouseScores, startTimes } from './bench-browser.js';
 
@@ -61,31 +59,6 @@ function report(name: string, figure: number, unit: string, reference: number, r
   results.push({ benchmark: name, figure, unit, reference, referenceName, ratio: r, ...extra });
 }
 const loadSummary = (r: LoadResult) => ({ p50: r.p50, p95: r.p95, p99: r.p99, errors: r.errors, firstError: r.firstError });
-
-async function benchDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
-  const url = process.env.BENCH_DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({});
-    return { database, drop: async () => {} };
-  }
-  const name = `mfa_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ url: u.toString(), poolSize: 10 });
-  return {
-    database,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists "${name}" with (force)`);
-      await c.end();
-    },
-  };
-}
 
 async function main() {
   const { database, drop } = await benchDatabase();

@@ -10,7 +10,7 @@ import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from 
 import { installRequestLogging, loggerOptions, requestIdGenerator } from './lib/logging.js';
 import { installRequestMeta } from './lib/request-meta.js';
 import { sharedRateLimitStore } from './lib/rate-limit/shared-rate-limit-store.js';
-import { installSecurityHeaders } from './lib/security-headers.js';
+import { installSecurityHeaders } from './security-headers.js';
 import { localesDir as defaultLocalesDir, webDistDir } from './lib/paths.js';
 import { registerEmbeddedIdp, type EmbeddedIdp } from './idp/index.js';
 import type { MfaProvider } from './mfa/index.js';

@@ -34,6 +34,8 @@ describe('server import boundaries', () => {
       "import { contextOf } from '../modules/common/request-context.js';\nexport const x = contextOf;\n",
     ],
     ['lib/ imports mfa/', 'lib/rate-limit/example.ts', "import { MfaError } from '../../mfa/port.js';\nexport const x = MfaError;\n"],
+    ['lib/ reads the configuration', 'lib/example.ts', "import type { AppConfig } from '../config.js';\nexport type X = AppConfig;\n"],
+    ['db/ reads the environment schema', 'db/example.ts', "import { envSchema } from '../config-env.js';\nexport const x = envSchema;\n"],
     [
       'db/ imports the identity provider',
       'db/example.ts',

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
-import type { AppConfig } from '../config.js';
-import { PERMISSIONS_POLICY } from './permissions-policy.js';
+import type { AppConfig } from './config.js';
+import { PERMISSIONS_POLICY } from './lib/permissions-policy.js';
 
 function contentSecurityPolicy(config: AppConfig) {
   const idpOrigin = config.idp.mode === 'entra' ? [new URL(config.idp.authorityHost).origin] : [];
