@@ -42,3 +42,38 @@ describe('nodeTransport time-outs', () => {
     expect(connections).toBe(2);
   });
 });
+
+describe('nodeTransport on a kept-alive connection the other end closed', () => {
+  it('a request that meets a stale socket is sent once more on a new connection, a POST too; Duo sees it once', async () => {
+    // Answers the first request on a connection and keeps it open; the next request on that same
+    // connection is met with a reset, before any of it is read (a server whose idle time-out ran out).
+    const seen: string[] = [];
+    let fresh = 0;
+    const flaky = net.createServer((socket) => {
+      fresh += 1;
+      let answered = false;
+      socket.on('data', (chunk) => {
+        if (answered) return void socket.resetAndDestroy();
+        answered = true;
+        seen.push(chunk.toString('latin1').split(' ', 2).join(' '));
+        const body = JSON.stringify({ stat: 'OK', response: { result: 'auth' } });
+        socket.write(
+          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: keep-alive\r\n\r\n${body}`,
+        );
+      });
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const { nodeTransport } = await import('../../src/mfa/duo/transport.js');
+      const send = nodeTransport();
+      const url = new URL(`http://127.0.0.1:${(flaky.address() as AddressInfo).port}/auth/v2/preauth`);
+      const post = () => send({ url, method: 'POST', headers: {}, body: 'username=bob', signal: AbortSignal.timeout(5000) });
+      expect((await post()).status).toBe(200);
+      expect((await post()).status).toBe(200);
+      expect(seen).toEqual(['POST /auth/v2/preauth', 'POST /auth/v2/preauth']);
+      expect(fresh).toBe(2);
+    } finally {
+      flaky.close();
+    }
+  });
+});

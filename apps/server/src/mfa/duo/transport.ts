@@ -35,7 +35,11 @@ export function nodeTransport(options: NodeTransportOptions = {}): DuoTransport 
   const httpsAgent = new https.Agent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) });
   const httpAgent = new http.Agent({ keepAlive: true });
 
-  return (request) =>
+  // A kept-alive connection that the other end closed while idle fails on its next request before any
+  // byte of it was read (ECONNRESET on a reused socket). Such a request never reached Duo, so it is sent
+  // once more on a new connection, whatever its method: the pattern Node's documentation gives for
+  // `request.reusedSocket`.
+  const send = (request: DuoHttpRequest, retryOnStaleSocket: boolean): Promise<DuoHttpResponse> =>
     new Promise<DuoHttpResponse>((resolve, reject) => {
       const isHttps = request.url.protocol === 'https:';
       const req = (isHttps ? https : http).request(
@@ -68,8 +72,14 @@ export function nodeTransport(options: NodeTransportOptions = {}): DuoTransport 
           });
         },
       );
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (retryOnStaleSocket && req.reusedSocket && err.code === 'ECONNRESET' && !request.signal.aborted) {
+          resolve(send(request, false));
+        } else reject(err);
+      });
       if (request.body !== undefined) req.write(request.body);
       req.end();
     });
+
+  return (request) => send(request, true);
 }
