@@ -167,6 +167,9 @@ async function resync(page: Page, name: string, token: string): Promise<void> {
 async function remove(page: Page, name: string, token: string): Promise<void> {
   await pressButton(page, `Remove “${name}”`);
   const confirm = page.getByRole('dialog', { name: `Remove “${name}”?` });
+  // The dialog puts the focus on the safe choice once open: wait for that before moving it, or a late
+  // move of the focus on a busy machine turns the Enter meant for "Remove" into "Keep it".
+  await expect(confirm.getByRole('button', { name: 'Keep it' })).toBeFocused();
   await pressButton(page, 'Remove', confirm);
   // Gone from the list: the banner that says so lasts a few seconds only, which a busy machine can miss.
   const removeButton = page.getByRole('button', { name: `Remove “${name}”` });

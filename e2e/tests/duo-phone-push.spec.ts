@@ -141,6 +141,8 @@ test('bob adds a phone on Duo, confirms by push, activates it and checks it with
   await page.goto('/');
   await pressButton(page, `Remove “${NEW_PHONE}”`);
   const confirm = page.getByRole('dialog', { name: `Remove “${NEW_PHONE}”?` });
+  // The dialog focuses the safe choice once open: wait for it, so the Enter below cannot land on "Keep it".
+  await expect(confirm.getByRole('button', { name: 'Keep it' })).toBeFocused();
   await pressButton(page, 'Remove', confirm);
   // Gone from the list (the banner that says so lasts a few seconds only).
   // Duo's Admin API may be slow to answer under load: the removal is given longer than a screen's wait.

@@ -160,7 +160,10 @@ test('kim adds a security key, then a passkey after a step-up with the key, and 
 
   // The step-up is still fresh: the key goes at once; then the passkey, her last device.
   await pressButton(page, 'Remove “Blue key”');
-  await pressButton(page, 'Remove', page.getByRole('dialog', { name: 'Remove “Blue key”?' }));
+  const confirmKey = page.getByRole('dialog', { name: 'Remove “Blue key”?' });
+  // The dialog focuses the safe choice once open: wait for it, so the Enter below cannot land on "Keep it".
+  await expect(confirmKey.getByRole('button', { name: 'Keep it' })).toBeFocused();
+  await pressButton(page, 'Remove', confirmKey);
   // Gone from the list (the banner that says so lasts a few seconds only).
   await expect(page.getByRole('button', { name: 'Remove “Blue key”' })).toHaveCount(0);
   await pressButton(page, 'Remove “Laptop”');
