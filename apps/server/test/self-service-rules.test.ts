@@ -257,6 +257,7 @@ describe('me service: phones and push', () => {
     renameHardwareTokens: false,
     webauthn: false,
     webauthnEnrolledInProviderPrompt: true,
+    authenticatorApp: false,
   };
   const PHONE: Device = { ...DEVICE, id: 'p1', kind: 'phone', name: 'Work phone', capabilities: ['push'], phoneNumber: '+1 ••• ••• 0100' };
   const push = (state: 'waiting' | 'approved' | 'denied') => ({

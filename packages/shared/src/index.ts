@@ -15,3 +15,4 @@ export * from './sessions-api.js';
 export * from './reports-api.js';
 export * from './user-text.js';
 export * from './notifications-api.js';
+export * from './authenticator-api.js';

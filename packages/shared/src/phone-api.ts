@@ -18,7 +18,7 @@ export const e164Schema = z
   .regex(/^\+[1-9][0-9]{6,14}$/, 'must be an international number such as +15555550100');
 
 /** How long the portal waits for an answer to a push before calling it timed out. */
-export const PUSH_TIMEOUT_SECONDS = 120;
+export const PUSH_TIMEOUT_SECONDS = 60;
 /** How often the web application asks for the state of a push. */
 export const PUSH_POLL_INTERVAL_MS = 2000;
 
@@ -44,6 +44,8 @@ export const providerCapabilitiesSchema = z.object({
   webauthn: z.boolean().default(false),
   /** The provider lists and removes WebAuthn credentials, but they are enrolled in its own prompt (Duo). */
   webauthnEnrolledInProviderPrompt: z.boolean().default(false),
+  /** The portal's own authenticator app (push with number matching, passcodes) can be activated on a phone. */
+  authenticatorApp: z.boolean().default(false),
 });
 export type ProviderCapabilitiesResponse = z.infer<typeof providerCapabilitiesSchema>;
 

@@ -59,6 +59,8 @@ export const deviceSchema = z.object({
   tokenType: z.string().nullable(),
   /** WebAuthn credentials: the authenticator model (from its AAGUID) when known. */
   authenticatorModel: z.string().nullable().optional(),
+  /** Phones: the push app on it, when it is the portal's own authenticator app (push and passcodes). */
+  app: z.enum(['portal_authenticator']).nullable().optional(),
   createdAt: z.iso.datetime(),
   lastUsedAt: z.iso.datetime().nullable(),
 });

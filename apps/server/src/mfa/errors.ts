@@ -30,6 +30,13 @@ export const MFA_ERRORS: Record<Exclude<MfaErrorCode, 'bypass_invalid_request'>,
   counter_regressed: 'webauthn.counter_regressed',
   phone_in_use: 'mfa.phone_in_use',
   limit_reached: 'mfa.provider_limit_reached',
+  activation_invalid: 'authenticator.activation_invalid',
+  activation_used: 'authenticator.activation_used',
+  activation_expired: 'authenticator.activation_expired',
+  push_signature_invalid: 'push.signature_invalid',
+  push_number_mismatch: 'push.number_mismatch',
+  push_expired: 'push.expired',
+  push_already_answered: 'push.already_answered',
 };
 
 const BYPASS_PROBLEM_CODES = new Set<ErrorCode>([

@@ -25,6 +25,8 @@ export interface ProviderCapabilities {
   webauthn: boolean;
   /** WebAuthn credentials are listed and removed here but enrolled in the provider's own prompt (Duo). */
   webauthnEnrolledInProviderPrompt: boolean;
+  /** The portal's own authenticator app (push with number matching, passcodes) can be activated ({@link MfaProvider.authenticatorApp}). */
+  authenticatorApp: boolean;
 }
 
 /** A stored WebAuthn credential (base64url fields, as SimpleWebAuthn reads them). */
@@ -67,10 +69,25 @@ export interface PhoneActivation {
 }
 
 export interface PushOptions {
-  /** What the push is for: the phone says so ("Check that this phone works", "Confirm it is you"). */
-  purpose: 'device_test' | 'step_up';
+  /** What the push is for: the phone says so ("Check that this phone works", "Confirm it is you", "Sign in"). */
+  purpose: 'device_test' | 'step_up' | 'sign_in';
   /** The address of the person who asked for it (the provider's network and location policies). */
   ipaddr?: string | null;
+  /** What the phone shows about who asks, where and with what (the portal's own app shows it all). */
+  context?: PushContext;
+  now?: Date;
+}
+
+/** What a push tells the person on the phone: which application, from which browser and system, where. */
+export interface PushContext {
+  application: string;
+  browser: string | null;
+  os: string | null;
+  ipAddress: string | null;
+  /** The place IP_LOCATIONS names for the address. */
+  location: string | null;
+  /** For a helpdesk check: who at the helpdesk asked. */
+  requestedBy?: string | null;
 }
 
 export interface StartedPush {

@@ -110,6 +110,7 @@ export const BUILTIN_CAPABILITIES: ProviderCapabilities = Object.freeze({
   renameHardwareTokens: true,
   webauthn: true,
   webauthnEnrolledInProviderPrompt: false,
+  authenticatorApp: false,
 });
 export const BUILTIN_NO_PHONE_CHANNEL =
   'The builtin MFA provider has no phone channel: it cannot send text messages or pushes. Use an authenticator app or a hardware token.';

@@ -54,6 +54,7 @@ export const DUO_CAPABILITIES: ProviderCapabilities = Object.freeze({
   renameHardwareTokens: false,
   webauthn: false,
   webauthnEnrolledInProviderPrompt: true,
+  authenticatorApp: false,
 });
 
 export const DUO_WEBAUTHN_IN_PROMPT = "Passkeys and security keys are enrolled in Duo's own prompt, the next time you sign in with Duo.";

@@ -26,6 +26,10 @@ const PUSH_TEXT: Record<PushOptions['purpose'], { type: string; pushinfo: string
     type: 'Confirm it is you',
     pushinfo: new URLSearchParams({ from: 'MFA self-service portal', action: 'Confirm it is you before a change' }).toString(),
   },
+  sign_in: {
+    type: 'Sign in',
+    pushinfo: new URLSearchParams({ from: 'MFA self-service portal', action: 'Sign in to the portal' }).toString(),
+  },
 };
 
 /** The number in a verified push's status text ("Please enter verification code 376 into Duo Mobile..."). */

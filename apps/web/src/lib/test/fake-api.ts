@@ -14,6 +14,7 @@ export function capabilitiesOf(provider: 'builtin' | 'duo'): ProviderCapabilitie
         renameHardwareTokens: false,
         webauthn: false,
         webauthnEnrolledInProviderPrompt: true,
+        authenticatorApp: false,
       }
     : {
         provider,
@@ -25,6 +26,7 @@ export function capabilitiesOf(provider: 'builtin' | 'duo'): ProviderCapabilitie
         renameHardwareTokens: true,
         webauthn: true,
         webauthnEnrolledInProviderPrompt: false,
+        authenticatorApp: false,
       };
 }
 
