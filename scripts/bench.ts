@@ -6,7 +6,8 @@
  *   --events M       audit events for export and verification (default 1000000)
  *   --duration S     seconds of load per throughput figure (default 5)
  *   --connections C  concurrent keep-alive connections (default 100)
- *   --only LIST      api,audit,lighthouse,start (default: all)
+ *   --only LIST      api,audit,lighthouse,start,push (default: all)
+ *   --pushes N       pushes for the push latency figure (default 100, at most 500)
  *
  * Database: BENCH_DATABASE_URL (a PostgreSQL role that may create databases: a throw-away database is
  * made and dropped), else PGlite in memory. Servers listen on loopback: BENCH_PORT (default 9443; the
@@ -34,6 +35,7 @@ import { walkChain } from '../apps/server/src/modules/audit/chain-verification.j
 import { benchDatabase } from './bench-lib.js';
 import { load, type LoadResult } from './bench-load.js';
 import { lighthouseScores, startTimes } from './bench-browser.js';
+import { pushBench } from './bench-push.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +43,8 @@ const { values } = parseArgs({
     events: { type: 'string', default: '1000000' },
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '100' },
-    only: { type: 'string', default: 'api,audit,lighthouse,start' },
+    only: { type: 'string', default: 'api,audit,lighthouse,start,push' },
+    pushes: { type: 'string', default: '100' },
   },
 });
 const USERS = Number(values.users);
@@ -140,6 +143,11 @@ async function main() {
 
     let small: Awaited<ReturnType<typeof apiRound>> | undefined;
     if (ONLY.has('api')) small = await apiRound('100 users');
+    // Push with number matching: a software phone approves, the waiting browser is told (bench-push.ts).
+    if (ONLY.has('push')) {
+      const figures = await pushBench({ database, dataDir, password: PASSWORD, token, count: Number(values.pushes) });
+      for (const r of figures) report(r.name, r.figure, r.unit, r.reference, r.referenceName, r.extra);
+    }
 
     // Grow to the large organisation (and the audit log).
     const t0 = performance.now();

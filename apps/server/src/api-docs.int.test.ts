@@ -34,6 +34,9 @@ const ROUTES: Array<[method: 'get' | 'post' | 'patch' | 'delete', path: string]>
   ['post', '/api/me/devices/{id}/webauthn-test'],
   ['get', '/api/me/enrolment-policy'],
   ['post', '/api/me/enrolment-pass'],
+  ['post', '/api/me/devices/authenticator-app'],
+  ['get', '/api/me/devices/authenticator-app/{activationId}'],
+  ['get', '/api/me/push/{txid}/events'],
 ];
 
 describe('GET /api/docs', () => {

@@ -12,7 +12,13 @@ export function openApiOptions(config: AppConfig) {
         description: 'Self-service management of second factors. Errors are { code, message, details }.',
       },
       servers: [{ url: new URL(config.publicUrl).origin }],
-      components: { securitySchemes: { bearerAuth: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT' },
+          // The authenticator app: `Authorization: PortalDevice deviceId="…", ts="…", sig="…"` (ECDSA P-256 by the device key).
+          portalDevice: { type: 'apiKey' as const, in: 'header' as const, name: 'Authorization' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   };

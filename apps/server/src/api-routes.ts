@@ -14,10 +14,13 @@ import { scimTokensAdminRoutes } from './modules/admin/scim-tokens/scim-tokens.r
 import { tokenRoutes } from './modules/admin/tokens/tokens.routes.js';
 import { adminUserRoutes } from './modules/admin/users/users.routes.js';
 import { bypassCodeRoutes } from './modules/bypass-codes/bypass-codes.routes.js';
+import { authenticatorAppRoutes } from './modules/authenticator/authenticator-app.routes.js';
+import { authenticatorRoutes } from './modules/authenticator/authenticator.routes.js';
 import { capabilitiesRoutes } from './modules/capabilities/capabilities.routes.js';
 import { deviceRoutes } from './modules/devices/devices.routes.js';
 import { enrolmentPassRoutes } from './modules/enrolment-pass/enrolment-pass.routes.js';
 import { phoneRoutes } from './modules/phones/phones.routes.js';
+import { pushEventRoutes } from './modules/push/push.routes.js';
 import { sessionRoutes } from './modules/sessions/sessions.routes.js';
 import { stepUpRoutes } from './modules/step-up/step-up.routes.js';
 import { webauthnRoutes } from './modules/webauthn/webauthn.routes.js';
@@ -36,6 +39,8 @@ export async function apiRoutes(app: FastifyInstance, opts: { services: Services
   const me = { prefix: '/api/me', verify, policy, audit, protectedFirstDevice: s.protectedFirstDevice };
   await app.register(deviceRoutes, { ...me, service: s.devices });
   await app.register(phoneRoutes, { ...me, service: s.phones });
+  await app.register(authenticatorRoutes, { ...me, service: s.authenticator });
+  await app.register(pushEventRoutes, { prefix: '/api/me', verify, pushes: s.pushes, events: s.pushEvents });
   await app.register(capabilitiesRoutes, { prefix: '/api/me', verify, mfa: s.mfa });
   await app.register(bypassCodeRoutes, { ...me, service: s.bypassCodes });
   await app.register(stepUpRoutes, { ...me, service: s.stepUpFlows });
@@ -70,6 +75,14 @@ export async function apiRoutes(app: FastifyInstance, opts: { services: Services
   });
   await app.register(notificationsAdminRoutes, { ...admin, prefix: '/api/admin/notifications', notifications: s.notifications });
   await app.register(passkeyPolicyRoutes, { prefix: '/api/admin/webauthn', verify, authorization, policyService: s.webauthnPolicy });
+
+  // The portal's authenticator app (`<basePath>authenticator/api/`): no bearer token, requests signed by the device key.
+  await app.register(authenticatorAppRoutes, {
+    prefix: '/authenticator/api',
+    service: s.authenticatorApp,
+    mfa: s.mfa,
+    events: s.pushEvents,
+  });
 
   app.get('/api/docs', { schema: { hide: true } }, async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send(app.swagger()),

@@ -108,17 +108,23 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           verification: services.verification,
           webauthn: services.webauthn,
           sessions: services.sessions,
+          pushes: services.pushes,
+          pushEvents: services.pushEvents,
         })
       : undefined;
   const { verify, verifyProfile } = await tokenVerifiersFor(services, { idp });
-  installReadCaches(app, database, services.readCaches.all, metrics, config.changeFeedHeartbeatMs);
+  // The pushes' server-sent events hear the change feed too; their streams end before the server closes.
+  const { pushEvents } = services;
+  installReadCaches(app, database, services.readCaches.all, metrics, config.changeFeedHeartbeatMs, [pushEvents.listener]);
+  app.addHook('preClose', async () => pushEvents.close());
   app.decorate('idp', idp);
   app.decorate('verifyToken', verify);
   app.decorate('mfa', mfa);
   app.decorate('metrics', metrics);
 
   // Operations: probes and metrics (also under the base path, for a proxy that forwards only it).
-  const health = readinessChecks(services, { idp, changeFeed: app.changeFeed });
+  // Only the read caches need the feed to be right; the pushes' streams poll while it is down.
+  const health = readinessChecks(services, { idp, changeFeed: config.readCache ? app.changeFeed : null });
   app.decorate('health', health);
   const metricsAccess = config.metrics.port === null && config.metrics.token !== null ? { token: config.metrics.token } : (false as const);
   const metricsServer = config.metrics.port === null ? null : await buildMetricsServer(config, metrics);

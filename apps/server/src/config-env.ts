@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { parseKey } from './lib/secret-box.js';
 import { bool, csv, int } from './config-env.fields.js';
-import { mfaEnvFields } from './config-env.mfa.js';
+import { checkWebPushEnv, mfaEnvFields } from './config-env.mfa.js';
 
 /**
  * The environment variables the server reads, with their defaults and rules (docs/configuration.md lists
@@ -203,6 +203,7 @@ export const envSchema = z
           message: 'must be at least 32 bytes in base64 (openssl rand -base64 32)',
         });
     }
+    checkWebPushEnv(env, (key, message) => ctx.addIssue({ code: 'custom', path: [key], message }));
     if (env.MFA_PROVIDER === 'duo') {
       for (const key of [
         'DUO_ADMIN_INTEGRATION_KEY',

@@ -38,6 +38,38 @@ export interface MfaConfig {
   lockout: { maxFailures: number; lockMinutes: number };
   /** Verification attempts allowed per window, per user and per client address. */
   verifyRateLimit: { perUser: number; perAddress: number; windowSeconds: number };
+  /** How long an activation link of the portal's authenticator app can be used (AUTHENTICATOR_ACTIVATION_MINUTES). */
+  authenticatorActivationMinutes: number;
+  /** How long a push waits for its answer before it reads as `timeout` (PUSH_TIMEOUT_SECONDS). */
+  pushTimeoutSeconds: number;
+  /** Pushes started per user in ten minutes (PUSH_LIMIT_PER_USER). */
+  pushLimitPerUser: number;
+  /** Web Push to the portal's authenticator app. */
+  webPush: WebPushConfig;
+}
+
+/** Web Push (VAPID) to the portal's authenticator app. */
+export interface WebPushConfig {
+  /** WEB_PUSH: false sends none (the app still fetches its requests when open and over server-sent events). */
+  enabled: boolean;
+  /** VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (base64url); null: generated once and kept sealed in the database. */
+  vapidKeys: { publicKey: string; privateKey: string } | null;
+  /**
+   * Who push services contact about the portal's pushes (the VAPID `sub` claim): VAPID_SUBJECT; else
+   * `mailto:` SECURITY_CONTACT_EMAIL; else the origin of PUBLIC_URL; `mailto:security@<host>` when that
+   * origin is a loopback one (push services refuse a localhost URL).
+   */
+  subject: string;
+}
+
+const LOOPBACK = /^(localhost|127\.[0-9.]+|\[::1\])$/i;
+
+/** VAPID_SUBJECT, or the contact the rest of the configuration names (see {@link WebPushConfig.subject}). */
+export function vapidSubjectOf(env: Pick<Env, 'VAPID_SUBJECT' | 'SECURITY_CONTACT_EMAIL' | 'PUBLIC_URL' | 'PORT'>): string {
+  if (env.VAPID_SUBJECT) return env.VAPID_SUBJECT;
+  if (env.SECURITY_CONTACT_EMAIL) return `mailto:${env.SECURITY_CONTACT_EMAIL}`;
+  const url = new URL(env.PUBLIC_URL ?? `https://localhost:${env.PORT}/`);
+  return LOOPBACK.test(url.hostname) ? `mailto:security@${url.hostname.replace(/^\[|\]$/g, '')}` : url.origin;
 }
 
 /** The MFA domain's settings from the environment. */
@@ -53,6 +85,15 @@ export function mfaConfigOf(env: Env): MfaConfig {
       perUser: env.MFA_VERIFY_LIMIT_PER_USER,
       perAddress: env.MFA_VERIFY_LIMIT_PER_ADDRESS,
       windowSeconds: env.MFA_VERIFY_LIMIT_WINDOW_SECONDS,
+    },
+    authenticatorActivationMinutes: env.AUTHENTICATOR_ACTIVATION_MINUTES,
+    pushTimeoutSeconds: env.PUSH_TIMEOUT_SECONDS,
+    pushLimitPerUser: env.PUSH_LIMIT_PER_USER,
+    webPush: {
+      enabled: env.WEB_PUSH,
+      vapidKeys:
+        env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY } : null,
+      subject: vapidSubjectOf(env),
     },
   };
 }

@@ -5,7 +5,7 @@ import { parseIpLocations, type IpLocation } from './lib/ip-locations.js';
 import { duoConfigOf, mfaConfigOf, type DuoConfig, type MfaConfig } from './config.mfa.js';
 
 export type { Env } from './config-env.js';
-export type { DuoApplicationConfig, DuoConfig, MfaConfig } from './config.mfa.js';
+export type { DuoApplicationConfig, DuoConfig, MfaConfig, WebPushConfig } from './config.mfa.js';
 
 /**
  * Configuration is read from the environment once, validated, and frozen.
@@ -133,7 +133,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         const key = issue.path.join('.') || '(environment)';
         const got =
           typeof cleaned[key] === 'string'
-            ? ` (got "${key.includes('PASSWORD') || key.includes('SECRET') || key.includes('PEPPER') || key.includes('TOKEN') || key === 'SMTP_URL' ? '***' : cleaned[key]}")`
+            ? ` (got "${key.includes('PASSWORD') || key.includes('SECRET') || key.includes('PRIVATE') || key.includes('PEPPER') || key.includes('TOKEN') || key === 'SMTP_URL' ? '***' : cleaned[key]}")`
             : '';
         return `${key}: ${issue.message}${got}`;
       }),

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MfaData } from '@mfa-portal/shared';
 import type { AppConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import { startChangeFeed } from './db/change-feed.js';
+import { startChangeFeed, type ChangeListener } from './db/change-feed.js';
 import { ReadCache } from './lib/read-cache.js';
 import { userDataTtlMs } from './modules/account/user-data-cache.js';
 import type { PortalMetrics } from './modules/metrics/metrics.registry.js';
@@ -61,6 +61,7 @@ function usersTouchedBy(request: FastifyRequest, reply: FastifyReply): string[] 
  * change touched, on every instance. A change made through this instance also drops the reads of the
  * users it touched before its answer leaves: their next request here sees it, whatever the feed's
  * delay. Only an authenticated change that succeeded does: anyone may send a request that fails.
+ * `listeners` hear the feed too (the pushes' server-sent events), with or without caches (READ_CACHE).
  * The feed starts now and stops when the app closes.
  */
 export function installReadCaches(
@@ -69,10 +70,11 @@ export function installReadCaches(
   caches: ReadCache<unknown>[],
   metrics: PortalMetrics,
   heartbeatMs: number,
+  listeners: readonly ChangeListener[] = [],
 ): void {
-  if (caches.length === 0) return void app.decorate('changeFeed', null);
+  if (caches.length === 0 && listeners.length === 0) return void app.decorate('changeFeed', null);
   const log = app.log.child({ module: 'change-feed' });
-  const feed = startChangeFeed(database, caches, {
+  const feed = startChangeFeed(database, [...caches, ...listeners], {
     heartbeatMs,
     onState: (listening, state) => {
       metrics.changeFeedListening.set(listening ? 1 : 0);
@@ -81,11 +83,12 @@ export function installReadCaches(
     },
     onHeartbeatMissed: () => metrics.changeFeedHeartbeatsMissed.inc(),
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    const users = usersTouchedBy(request, reply);
-    if (users.length > 0) for (const cache of caches) cache.invalidate(users);
-    return payload;
-  });
+  if (caches.length > 0)
+    app.addHook('onSend', async (request, reply, payload) => {
+      const users = usersTouchedBy(request, reply);
+      if (users.length > 0) for (const cache of caches) cache.invalidate(users);
+      return payload;
+    });
   app.addHook('onClose', async () => feed.stop());
   app.decorate('changeFeed', feed);
 }

@@ -50,7 +50,6 @@ import {
 import { createNotificationsService } from './modules/notifications/notifications.service.js';
 import { createPhonesService } from './modules/phones/phones.service.js';
 import { createJitProvisioning } from './modules/provisioning/jit.service.js';
-import { createPushService } from './modules/push/push.service.js';
 import { createScimGroupsService } from './modules/scim/scim-groups.service.js';
 import { createScimTokensService } from './modules/scim/scim-tokens.service.js';
 import { createScimUsersService } from './modules/scim/scim-users.service.js';
@@ -62,6 +61,7 @@ import { loadAttestationTrust } from './modules/webauthn/attestation-trust.js';
 import { createWebauthnPolicyService } from './modules/webauthn/webauthn-policy.service.js';
 import { createWebauthnService } from './modules/webauthn/webauthn.service.js';
 import { readCachesFor } from './read-caches.js';
+import { buildAuthenticatorServices, buildPushService, pushDeliveryRecorder } from './services.push.js';
 
 /**
  * The one translator of failures into answers, given to the error handler: it knows the provider's
@@ -90,7 +90,7 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
     metrics?.mfaProviderRetries.inc({ provider: config.mfaProvider, reason: kind });
     metrics?.mfaProviderRetryWaitSeconds.inc({ provider: config.mfaProvider, reason: kind }, waitMs / 1000);
   };
-  const bundle = createMfa(config, db, { onProviderRetry });
+  const bundle = createMfa(config, db, { onProviderRetry, ...pushDeliveryRecorder(() => metrics) });
   const provider = opts.mfa ?? bundle.provider;
   const mfa = metrics ? withProviderMetrics(provider, metrics) : provider;
   const directory = directoryRepository(db);
@@ -118,7 +118,8 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
   const verification = createVerificationService({ mfa, audit, limiters, onLockout });
   const stepUp = createStepUpService(db, { maxAgeSeconds: config.mfa.stepUpMaxAgeSeconds });
   const policy = createPolicy(config.roles);
-  const pushes = createPushService(db, mfa);
+  const locate = createIpLocator(config.ipLocations);
+  const pushes = buildPushService(config, { db, mfa, directory, locate, metrics });
   // The portal is the WebAuthn relying party: RP ID = its host, expected origin = its origin.
   const rpUrl = new URL(config.publicUrl);
   // FIDO metadata (files the administrator supplies) is read and checked once; a bad file stops the start.
@@ -166,7 +167,6 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
   const self = { mfa, audit, stepUp, verification, pushes, totpIssuer: config.mfa.totpIssuer, firstDevice };
   const authorization = createAdminAuthorization({ audit, directory, policy, hasSecondFactor: secondFactorRule(config.idp) });
   const { inventory } = bundle;
-  const locate = createIpLocator(config.ipLocations);
   const [portalUrl, verifications] = [config.publicUrl, identityVerifications];
   const contactNotified = notifications.enabled && config.notifications.securityContact !== null;
   // Duo searches by exact name only: admin search reads the portal's directory instead.
@@ -174,6 +174,8 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
   const scimBaseUrl = `${config.publicUrl}scim/v2/`;
   const jobFailed = (what: string) => (err: unknown) => opts.log?.warn({ err }, `${what} failed; the next run tries again`);
   const shared = { config, db, mfa, metrics, audit, stepUp, verification, policy, pushes, directory, inventory, readCaches };
+  const activityReport = createActivityReportService({ db, audit, mfa, sessions, contactNotified });
+  const push = buildAuthenticatorServices(config, { self, audit, directory, activityReport, metrics, onLockout });
   const grants = { webauthn, webauthnPolicy, enrolmentPasses, identityVerifications, sessions, auditVerification, reports, notifications };
   return {
     ...shared,
@@ -193,21 +195,11 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
       assertStepUpMethod: (ctx, method) => webauthnPolicy.assertStepUpMethod({ upn: ctx.upn, roles: ctx.roles }, method, ctx),
     }),
     activity: createActivityService({ audit, locate }),
-    activityReport: createActivityReportService({ db, audit, mfa, sessions, contactNotified }),
+    activityReport,
+    ...push, // the portal's own authenticator app, and the pushes' server-sent events
     // Administration (`api/admin/...`): one policy, audit log and verification budgets with the rest.
     authorization,
-    adminUsers: createUsersService({
-      mfa,
-      audit,
-      verification,
-      directory,
-      policy,
-      authorization,
-      pushes,
-      portalUrl,
-      verifications,
-      userSearch,
-    }),
+    adminUsers: createUsersService({ ...shared, authorization, portalUrl, verifications, userSearch }),
     lostDevice: createLostDeviceService({ mfa, audit, portalUrl, sessions, verifications }),
     tokens: createTokensService({ audit, directory, policy, authorization, inventory }),
     adminAudit: createAdminAuditService({ audit, auditVerification, csvMaxRows: config.audit.csvMaxRows }),

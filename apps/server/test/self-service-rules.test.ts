@@ -89,7 +89,7 @@ function setup(
     createBypassCodes: vi.fn(async () => ({ codes: [{ id: 'b1', code: '123 456 789', expiresAt: NOW, usesLeft: 1 }], replaced: 0 })),
     ...opts.provider,
   } as unknown as MfaProvider;
-  const pushes: PushService = { timeoutSeconds: 120, start: vi.fn(), poll: vi.fn(), forgetAccount: vi.fn(), ...opts.pushes };
+  const pushes: PushService = { timeoutSeconds: 120, start: vi.fn(), poll: vi.fn(), peek: vi.fn(), forgetAccount: vi.fn(), ...opts.pushes };
   const deps = { mfa, audit, stepUp, verification, pushes, totpIssuer: 'Test', now: () => NOW };
   // The self-service rules as the modules share them (modules/common/self-service.ts).
   const service = {

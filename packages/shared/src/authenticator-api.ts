@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { deviceSchema } from './profile.js';
 
+export * from './authenticator-signing.js';
+
 /**
  * The portal's own authenticator app (an installable web app served at `<base>authenticator/`): push
  * with number matching and passcodes, no vendor cloud. The portal (desktop) side starts an activation
@@ -13,14 +15,10 @@ import { deviceSchema } from './profile.js';
 export const PORTAL_AUTHENTICATOR_APP = 'portal_authenticator' as const;
 /** How long an activation link stays usable unless AUTHENTICATOR_ACTIVATION_MINUTES says otherwise. */
 export const AUTHENTICATOR_ACTIVATION_MINUTES = 15;
-/** How far a signed request's time may be from the server's (clock skew and transit). */
-export const DEVICE_SIGNATURE_WINDOW_SECONDS = 120;
 /** Where the app lives below the portal's base path (its scope, manifest and service worker). */
 export const AUTHENTICATOR_APP_PATH = 'authenticator/';
 /** The app's API below the portal's base path. */
 export const AUTHENTICATOR_API_PATH = 'authenticator/api/';
-/** The authorization scheme of a request signed by a device key. */
-export const DEVICE_AUTH_SCHEME = 'PortalDevice';
 
 // ---------- the portal (desktop) side, bearer token, under /api/me ----------
 
@@ -170,29 +168,3 @@ export const pushSubscriptionBodySchema = z.object({ pushSubscription: pushSubsc
 
 /** 200 body of POST <base>authenticator/api/requests/:id/report ("This wasn't me"). */
 export const pushReportResponseSchema = z.object({ reported: z.literal(true) });
-
-/**
- * The bytes a device signs to authenticate a request to the app API: method, path (as requested,
- * without the query) and the time in milliseconds, one per line. Sent as
- * `Authorization: PortalDevice deviceId="…", ts="…", sig="…"`.
- */
-export function deviceAuthSigningInput(method: string, path: string, ts: number): string {
-  return `${method.toUpperCase()}\n${path}\n${ts}`;
-}
-
-export function deviceAuthHeader(deviceId: string, ts: number, sig: string): string {
-  return `${DEVICE_AUTH_SCHEME} deviceId="${deviceId}", ts="${ts}", sig="${sig}"`;
-}
-
-/** Parses the header {@link deviceAuthHeader} writes; null when it is anything else. */
-export function parseDeviceAuthHeader(header: string | undefined): { deviceId: string; ts: number; sig: string } | null {
-  if (!header || header.length > 512) return null;
-  const m = /^PortalDevice deviceId="([0-9a-fA-F-]{36})", ts="([0-9]{1,16})", sig="([A-Za-z0-9_-]{86})"$/.exec(header.trim());
-  if (!m) return null;
-  return { deviceId: m[1]!.toLowerCase(), ts: Number(m[2]), sig: m[3]! };
-}
-
-/** The bytes a device signs to answer a push: the answer's members in a fixed order, as JSON. */
-export function answerSigningInput(answer: PushAnswer): string {
-  return JSON.stringify({ requestId: answer.requestId, number: answer.number, decision: answer.decision, time: answer.time });
-}

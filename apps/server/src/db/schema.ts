@@ -1,4 +1,5 @@
 import type { AuditTables } from './schema/audit.js';
+import type { AuthenticatorTables } from './schema/authenticator.js';
 import type { CoreTables } from './schema/core.js';
 import type { DirectoryTables } from './schema/directory.js';
 import type { IdentityProviderTables } from './schema/identity-provider.js';
@@ -14,6 +15,7 @@ import type { WebauthnTables } from './schema/webauthn.js';
  */
 
 export type * from './schema/audit.js';
+export type * from './schema/authenticator.js';
 export type * from './schema/core.js';
 export type * from './schema/directory.js';
 export type * from './schema/identity-provider.js';
@@ -23,4 +25,13 @@ export type * from './schema/sessions.js';
 export type * from './schema/webauthn.js';
 
 export interface Database
-  extends CoreTables, IdentityProviderTables, MfaTables, WebauthnTables, SessionsTables, AuditTables, DirectoryTables, OperationsTables {}
+  extends
+    CoreTables,
+    IdentityProviderTables,
+    MfaTables,
+    AuthenticatorTables,
+    WebauthnTables,
+    SessionsTables,
+    AuditTables,
+    DirectoryTables,
+    OperationsTables {}

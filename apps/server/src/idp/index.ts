@@ -10,6 +10,8 @@ import type { VerificationService } from '../modules/verification/verification.s
 import type { AuditService } from '../modules/audit/audit.service.js';
 import type { WebauthnService } from '../modules/webauthn/webauthn.service.js';
 import type { SessionsService } from '../modules/sessions/sessions.service.js';
+import type { PushService } from '../modules/push/push.service.js';
+import type { PushEvents } from '../modules/authenticator/push-events.js';
 import { sweepExpiredPayloads } from './adapter.js';
 import { interactionRoutes } from './interaction.routes.js';
 import { mfaLoginPolicy } from './login-policy.js';
@@ -40,6 +42,9 @@ export interface EmbeddedIdpOptions {
   webauthn?: WebauthnService;
   /** Sign-out at the provider also revokes the user's access tokens at the API. */
   sessions?: Pick<SessionsService, 'revokeAll'>;
+  /** A push to the user's phone as the second factor (when the provider can push), and its events. */
+  pushes?: PushService;
+  pushEvents?: PushEvents;
 }
 
 /** Expired provider records are removed this often (and once at start). */
@@ -47,6 +52,7 @@ const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
 const STYLESHEET = fs.readFileSync(new URL('./assets/login.css', import.meta.url), 'utf8');
 const WEBAUTHN_SCRIPT = fs.readFileSync(new URL('./assets/webauthn-login.js', import.meta.url), 'utf8');
+const PUSH_SCRIPT = fs.readFileSync(new URL('./assets/push-login.js', import.meta.url), 'utf8');
 
 /**
  * Mounts the embedded OpenID Connect provider at the issuer's path (`<basePath>idp`): the provider's
@@ -93,7 +99,13 @@ export async function registerEmbeddedIdp(app: FastifyInstance, opts: EmbeddedId
       })().catch((err: unknown) => log.warn({ err }, 'identity provider: revoking the sessions at sign-out failed'));
     });
   }
-  const urls = { stylesheet, portal: config.publicUrl, webauthnScript: `${mountPath}/assets/webauthn-login.js` };
+  const assets = `${mountPath}/assets`;
+  const urls = {
+    stylesheet,
+    portal: config.publicUrl,
+    webauthnScript: `${assets}/webauthn-login.js`,
+    pushScript: `${assets}/push-login.js`,
+  };
   const { audit, verification } = opts;
 
   await app.register(
@@ -103,6 +115,9 @@ export async function registerEmbeddedIdp(app: FastifyInstance, opts: EmbeddedId
       );
       idp.get('/assets/webauthn-login.js', async (_request, reply) =>
         reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(WEBAUTHN_SCRIPT),
+      );
+      idp.get('/assets/push-login.js', async (_request, reply) =>
+        reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(PUSH_SCRIPT),
       );
       await idp.register(interactionRoutes, {
         provider,
@@ -114,6 +129,7 @@ export async function registerEmbeddedIdp(app: FastifyInstance, opts: EmbeddedId
         audit,
         mfa: opts.mfa,
         webauthn: opts.webauthn,
+        ...(opts.pushes && opts.pushEvents ? { pushes: { service: opts.pushes, events: opts.pushEvents } } : {}),
       });
       await idp.register(providerPassthrough, { provider, mountPath, publicOrigin: issuerUrl.origin });
     },

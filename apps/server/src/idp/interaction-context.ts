@@ -20,6 +20,8 @@ export interface InteractionContextOptions {
   audit: AuditService;
   /** The passkey alternative of the second step; null when the provider does not verify passkeys. */
   passkey: Passkey | null;
+  /** The devices a push can go to (the push alternative of the second step); none without it. */
+  pushOffer?: (upn: string) => Promise<Array<{ id: string; name: string }>>;
 }
 
 /**
@@ -36,7 +38,15 @@ export function interactionContext(opts: InteractionContextOptions) {
   const secondStep = async (reply: FastifyReply, status: number, uid: string, upn: string, error?: string) => {
     const at = pagePath(uid);
     const webauthn = passkey && (await passkey.offered(upn)) ? { optionsUrl: `${at}/webauthn/options`, action: `${at}/webauthn` } : null;
-    const model = { action: verifyActionFor(uid), username: upn, ...(error ? { error } : {}), ...(webauthn ? { webauthn } : {}) };
+    const devices = (await opts.pushOffer?.(upn)) ?? [];
+    const push = devices.length > 0 ? { action: `${at}/push`, devices } : null;
+    const model = {
+      action: verifyActionFor(uid),
+      username: upn,
+      ...(error ? { error } : {}),
+      ...(webauthn ? { webauthn } : {}),
+      ...(push ? { push } : {}),
+    };
     return html(reply, status, secondFactorPage(urls, model));
   };
 

@@ -21,6 +21,9 @@ import { html, MAX_USERNAME, paramsSchema, SECOND_FACTOR_RATE_LIMIT } from './in
 import { interactionContext, type InteractionContext } from './interaction-context.js';
 import { registerPasswordStep } from './password-step.js';
 import { registerPasscodeStep } from './passcode-step.js';
+import { pushOffer, registerPushStep } from './push-step.js';
+import type { PushService } from '../modules/push/push.service.js';
+import type { PushEvents } from '../modules/authenticator/push-events.js';
 
 export { LOGIN_RATE_LIMIT, SECOND_FACTOR_RATE_LIMIT } from './interaction-input.js';
 
@@ -38,6 +41,8 @@ export interface InteractionRoutesOptions {
   /** Passkeys and security keys as the second factor, when the provider verifies them. */
   mfa?: MfaProvider;
   webauthn?: WebauthnService;
+  /** A push to the user's phone as the second factor, when the provider can push. */
+  pushes?: { service: PushService; events: PushEvents };
 }
 
 /**
@@ -58,7 +63,8 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
   const { provider, urls, mountPath, loginPolicy, verification, audit } = opts;
   const accounts = accountsRepository(opts.db);
   const passkey = opts.mfa ? webauthnSecondFactor({ webauthn: opts.webauthn, mfa: opts.mfa }) : null;
-  const ctx = interactionContext({ provider, urls, mountPath, audit, passkey });
+  const push = opts.mfa && opts.pushes ? { ...opts.pushes, mfa: opts.mfa } : null;
+  const ctx = interactionContext({ provider, urls, mountPath, audit, passkey, ...(push ? { pushOffer: pushOffer(push.mfa) } : {}) });
   const { actionFor } = ctx;
   // Hash once now so the first unknown-username attempt is not measurably faster.
   void dummyPasswordHash();
@@ -148,6 +154,10 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
   // The steps after the page: password, passcode, and the passkey when the provider verifies one.
   registerPasswordStep(app, { ctx, accounts, loginPolicy });
   registerPasscodeStep(app, { ctx, accounts, verification, limiter: secondFactorLimiter });
+  if (push) {
+    const { service: pushes, events, mfa } = push;
+    registerPushStep(app, { ctx, accounts, mfa, pushes, events, limiter: secondFactorLimiter });
+  }
   if (passkey) {
     registerPasskeyStep(app, {
       ...{ passkey, paramsSchema, limiter: secondFactorLimiter },

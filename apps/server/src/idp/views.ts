@@ -25,6 +25,10 @@ export const SECOND_FACTOR_MESSAGES = {
   webauthnNotAccepted: 'Your passkey or security key was not accepted. Try again, or enter a code.',
   webauthnPossibleClone:
     'This passkey or security key was refused because it may have been copied. Enter a code, and contact the service desk.',
+  pushDenied: 'The push was denied on your phone. Send another, or enter a code.',
+  pushTimeout: 'The push was not answered in time. Send another, or enter a code.',
+  pushNotAnswered: 'The push has not been answered yet. Type the number in the app, then continue.',
+  pushNotSent: 'The push could not be sent. Try again, or enter a code.',
 } as const;
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
@@ -38,6 +42,8 @@ export interface PageUrls {
   stylesheet: string;
   /** URL of the passkey script, e.g. `/idp/assets/webauthn-login.js` (pages that offer a passkey load it). */
   webauthnScript?: string;
+  /** URL of the script of the page waiting for a push, e.g. `/idp/assets/push-login.js`. */
+  pushScript?: string;
   /** Where "back to the portal" links go (the SPA). */
   portal: string;
 }
@@ -96,6 +102,8 @@ export interface SecondFactorPageModel {
   error?: string;
   /** Offer the user's passkey or security key: where the script asks for options and posts the answer. */
   webauthn?: { optionsUrl: string; action: string };
+  /** Offer a push to each of these devices (a phone that can be pushed to): where the form posts. */
+  push?: { action: string; devices: Array<{ id: string; name: string }> };
 }
 
 /** The second step of a sign-in: one passcode field (6-digit passcodes and 9-digit bypass codes). */
@@ -114,8 +122,56 @@ ${error}<form method="post" action="${escapeHtml(model.action)}" class="form">
 <label for="passcode">Passcode</label>
 <input id="passcode" name="passcode" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="32" required autofocus${invalid}>
 <button type="submit">Verify</button>
-</form>${model.webauthn ? webauthnBlock(model.webauthn) : ''}`,
+</form>${model.push ? pushBlock(model.push) : ''}${model.webauthn ? webauthnBlock(model.webauthn) : ''}`,
     model.webauthn ? urls.webauthnScript : undefined,
+  );
+}
+
+function pushBlock(p: { action: string; devices: Array<{ id: string; name: string }> }): string {
+  const buttons = p.devices
+    .map(
+      (d) => `<form method="post" action="${escapeHtml(p.action)}" class="form">
+<input type="hidden" name="deviceId" value="${escapeHtml(d.id)}">
+<button type="submit">Send a push to ${escapeHtml(d.name)}</button>
+</form>`,
+    )
+    .join('\n');
+  return `\n<p class="detail">Or</p>\n${buttons}`;
+}
+
+export interface PushWaitingPageModel {
+  username: string;
+  deviceName: string;
+  /** The two digits to type in the app. */
+  number: string;
+  expiresAt: string;
+  /** Where the page hears that the push was answered (server-sent events), and where it then posts. */
+  eventsUrl: string;
+  action: string;
+  /** Back to the second page (a passcode instead). */
+  passcodeUrl: string;
+  error?: string;
+}
+
+/** Waiting for a push: the number to type in the app, large; a countdown; a passcode instead. */
+export function pushWaitingPage(urls: PageUrls, m: PushWaitingPageModel): string {
+  const error = m.error ? `<p class="error" role="alert">${escapeHtml(m.error)}</p>\n` : '';
+  const seconds = Math.max(0, Math.round((new Date(m.expiresAt).getTime() - Date.now()) / 1000));
+  return layout(
+    urls,
+    'Approve the push',
+    `<h2>Approve the push on your phone</h2>
+<p class="detail">Signing in as <strong>${escapeHtml(m.username)}</strong></p>
+${error}<p class="lead" id="push-help">Open Portal Authenticator on ${escapeHtml(m.deviceName)} and type this number:</p>
+<p class="push-number" aria-describedby="push-help" aria-label="Number to type: ${escapeHtml(m.number.split('').join(' '))}">${escapeHtml(m.number)}</p>
+<p class="detail" id="push-countdown" role="timer" aria-live="off" data-expires-at="${escapeHtml(m.expiresAt)}">${seconds} seconds left</p>
+<form method="post" action="${escapeHtml(m.action)}" id="push-form" data-events-url="${escapeHtml(m.eventsUrl)}" class="form">
+<input type="hidden" name="number" value="${escapeHtml(m.number)}">
+<button type="submit">I typed the number, continue</button>
+<p class="detail" id="push-status" role="status"></p>
+</form>
+<p><a href="${escapeHtml(m.passcodeUrl)}">Use a passcode instead</a></p>`,
+    urls.pushScript,
   );
 }
 

@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import { createBuiltinProvider } from './builtin/builtin-provider.js';
+import { createBuiltinProvider, type PushDeliveryResult } from './builtin/builtin-provider.js';
 import { createInventory } from './builtin/inventory.js';
 import { createDuoProviderFromConfig } from './duo/duo-provider.js';
 import type { TokenInventory } from './inventory.js';
@@ -11,6 +11,7 @@ import { loadMfaKeys } from './mfa-keys.js';
 import type { MfaProvider } from './port.js';
 
 export type { MfaProvider } from './port.js';
+export type { PushDeliveryResult } from './builtin/builtin-provider.js';
 export { MfaError } from './port.js';
 
 /**
@@ -37,6 +38,8 @@ export interface MfaBundle {
 export interface MfaBundleOptions {
   /** Each retry of a throttled or failed call to the provider (metered where the retries happen). */
   onProviderRetry?: (retry: { kind: string; waitMs: number }) => void;
+  /** Each Web Push to the portal's authenticator app, delivered or not (metrics); a failure is also logged here. */
+  onPushDelivery?: (result: PushDeliveryResult) => void;
 }
 
 /** Chooses the adapter named by MFA_PROVIDER, with what goes with it. */
@@ -44,8 +47,21 @@ export function createMfa(config: AppConfig, db: Kysely<Database>, opts: MfaBund
   switch (config.mfaProvider) {
     case 'builtin': {
       const keys = loadMfaKeys(config);
+      const webPushLog = pino({ level: config.logLevel, name: 'web-push' });
       return {
-        provider: createBuiltinProvider(db, { keys, lockout: config.mfa.lockout }),
+        provider: createBuiltinProvider(db, {
+          keys,
+          lockout: config.mfa.lockout,
+          activationMinutes: config.mfa.authenticatorActivationMinutes,
+          pushTimeoutSeconds: config.mfa.pushTimeoutSeconds,
+          // A local push-service stand-in (tests, demos) may speak plain http; production never does.
+          webPush: { ...config.mfa.webPush, allowHttpEndpoints: config.env !== 'production' },
+          onPushDelivery: (result) => {
+            // The push still stands (the app fetches what waits for it): logged, counted, not failed.
+            if (!result.ok) webPushLog.warn({ reason: result.reason, statusCode: result.statusCode }, 'Web Push delivery failed');
+            opts.onPushDelivery?.(result);
+          },
+        }),
         inventory: createInventory(db, keys.box),
         cachesUserData: true,
         demoSeeds: { builtinStore: keys.box },

@@ -70,7 +70,9 @@ beforeAll(async () => {
   // Pushes live longer at this Duo than the portal's own time-out, so the portal's is the one seen.
   standin = await startStandin({ maxLimit: 2, lockoutThreshold: 3, pushLifetimeSeconds: 3600 });
   seed = seedDemoStaff(standin);
-  m = await meTestApp(duoEnv(standin, { MFA_VERIFY_LIMIT_PER_USER: '1000', MFA_VERIFY_LIMIT_PER_ADDRESS: '10000' }));
+  m = await meTestApp(
+    duoEnv(standin, { MFA_VERIFY_LIMIT_PER_USER: '1000', MFA_VERIFY_LIMIT_PER_ADDRESS: '10000', PUSH_LIMIT_PER_USER: '1000' }),
+  );
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date());
   bobPhone = portalIdOf('phone', seed.bobPhone.phone_id);
@@ -95,6 +97,7 @@ describe('GET /api/me/capabilities on Duo', () => {
       renameHardwareTokens: false,
       webauthn: false,
       webauthnEnrolledInProviderPrompt: true,
+      authenticatorApp: false,
     });
   });
 });

@@ -15,6 +15,7 @@ import {
   AddAuthenticatorPage,
   AddDevicePage,
   AddPasskeyPage,
+  AddPortalAuthenticatorPage,
   AddTokenPage,
   DeviceActions,
   loadAddPhonePage,
@@ -65,6 +66,14 @@ export function AppRouter() {
         element={
           <RequireSelfService>
             <AddTokenPage />
+          </RequireSelfService>
+        }
+      />
+      <Route
+        path={MAIN_ROUTES.addPortalAuthenticator}
+        element={
+          <RequireSelfService>
+            <AddPortalAuthenticatorPage />
           </RequireSelfService>
         }
       />

@@ -8,6 +8,8 @@ export const MAIN_ROUTES = {
   addAuthenticator: '/devices/add/authenticator',
   addToken: '/devices/add/token',
   addPhone: '/devices/add/phone',
+  /** A phone with the portal's own authenticator app (push and passcodes). */
+  addPortalAuthenticator: '/devices/add/portal-authenticator',
   addPasskey: '/devices/add/passkey',
   /** The self-service lost-device wizard (staff who can still sign in). */
   lostDevice: '/devices/lost',

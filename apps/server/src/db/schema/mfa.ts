@@ -33,6 +33,8 @@ export interface MfaDeviceTable {
   secret_sealed: string | null;
   last_used_step: number | null;
   hardware_token_id: string | null;
+  // (0019) the portal's own authenticator app on a phone activated in it
+  app: 'portal_authenticator' | null;
 }
 export interface MfaBypassCodeTable {
   id: Generated<string>;

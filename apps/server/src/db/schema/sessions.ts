@@ -16,7 +16,7 @@ export interface PushTransactionTable {
   id: string;
   upn: string;
   device_id: string;
-  purpose: 'device_test' | 'step_up' | 'admin_verify_identity';
+  purpose: 'device_test' | 'step_up' | 'admin_verify_identity' | 'sign_in';
   provider_ref: string;
   actor_upn: string;
   state: ColumnType<PushStateName, PushStateName | undefined, PushStateName>;

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { BypassCodeInfo, Device, DeviceCapability } from '@mfa-portal/shared';
+import { PORTAL_AUTHENTICATOR_APP, type BypassCodeInfo, type Device, type DeviceCapability } from '@mfa-portal/shared';
 import type { MfaDeviceTable, MfaUserTable } from '../../db/schema.js';
 import { authenticatorModel } from '../common/aaguid-models.js';
 import { maskPhoneNumber } from '../common/phone.js';
@@ -9,15 +9,17 @@ import { MfaError, type MfaAccount, type ProviderCapabilities } from '../port.js
 
 /**
  * What the builtin provider can really do with a device: check a passcode when it holds the device's
- * secret (an authenticator app) or its token's seed (a hardware token from the inventory). It has no
- * channel to a phone (no push service, no SMS gateway, no phone app of its own), so a phone record
- * offers nothing, whatever was stored with it. A passkey or security key is checked by a WebAuthn
- * ceremony.
+ * secret (an authenticator app) or its token's seed (a hardware token from the inventory). Its phone
+ * channel is its own authenticator app: a phone activated in it (`app`, with its passcode seed and its
+ * device key, stored together) takes pushes and passcodes. It has no SMS gateway and no other phone
+ * app, so any other phone record offers nothing, whatever was stored with it. A passkey or security key
+ * is checked by a WebAuthn ceremony.
  */
 export function builtinCapabilities(
-  d: Pick<Selectable<MfaDeviceTable>, 'kind' | 'secret_sealed' | 'hardware_token_id'>,
+  d: Pick<Selectable<MfaDeviceTable>, 'kind' | 'secret_sealed' | 'hardware_token_id'> & { app?: MfaDeviceTable['app'] | undefined },
 ): DeviceCapability[] {
   if (d.kind === 'passkey' || d.kind === 'security_key') return ['webauthn'];
+  if (d.kind === 'phone') return d.app === PORTAL_AUTHENTICATOR_APP && d.secret_sealed !== null ? ['push', 'passcode'] : [];
   const verifiable =
     d.kind === 'authenticator' ? d.secret_sealed !== null : d.kind === 'hardware_token' ? d.hardware_token_id !== null : false;
   return verifiable ? ['passcode'] : [];
@@ -32,10 +34,15 @@ export const LOCKOUT_STATUS_REASON = 'Too many failed verification attempts';
 /** Regenerations tried when a new bypass code collides with an existing hash. */
 export const BYPASS_INSERT_ATTEMPTS = 5;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids that reach SQL are checked first: a malformed one is "not found", never a database error. */
+export const isUuid = (s: string): boolean => UUID.test(s);
+
 export const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
 /** Associated data binding a sealed secret to its row (copying it to another row makes it unreadable). */
 export const deviceSecretAad = (deviceId: string) => `mfa_device:${deviceId}`;
+export const subscriptionSecretAad = (deviceId: string) => `mfa_authenticator:${deviceId}`;
 export const enrolmentSecretAad = (enrolmentId: string) => `mfa_totp_enrolment:${enrolmentId}`;
 export const tokenSeedAad = (tokenId: string) => `mfa_hardware_token:${tokenId}`;
 
@@ -56,6 +63,8 @@ export function toDevice(d: DeviceRow, aaguid?: string): Device {
     platform: d.platform,
     serial: d.serial,
     tokenType: d.token_type,
+    // Only on a phone of the portal's own app: other devices keep their shape.
+    ...(d.app ? { app: d.app } : {}),
     ...(d.kind === 'passkey' || d.kind === 'security_key' ? { authenticatorModel: authenticatorModel(aaguid) } : {}),
     createdAt: iso(d.created_at)!,
     lastUsedAt: iso(d.last_used_at),
@@ -100,19 +109,26 @@ export function assertUsable(user: UserRow | undefined, now: Date): asserts user
   if (status === 'locked_out') throw new MfaError('user_locked_out', statusReason ? { reason: statusReason } : {});
 }
 
-/** What the builtin provider can do: authenticator apps and D100 tokens; no phone channel. */
+/**
+ * What the builtin provider can do: authenticator apps, D100 tokens, passkeys, and its own phone app
+ * (push with number matching and passcodes). Phones by number and text messages it has not: a phone
+ * is added by activating the app.
+ */
 export const BUILTIN_CAPABILITIES: ProviderCapabilities = Object.freeze({
   phones: false,
   smsActivation: false,
-  push: false,
+  push: true,
   totp: true,
   hardwareTokens: true,
   renameHardwareTokens: true,
   webauthn: true,
   webauthnEnrolledInProviderPrompt: false,
-  authenticatorApp: false,
+  authenticatorApp: true,
 });
-export const BUILTIN_NO_PHONE_CHANNEL =
-  'The builtin MFA provider has no phone channel: it cannot send text messages or pushes. Use an authenticator app or a hardware token.';
+/** Why a phone number, its activation link or a text message is refused. */
+export const BUILTIN_NO_PHONE_NUMBERS =
+  'The builtin MFA provider has no text messages and adds no phone by its number: add a phone with the Portal Authenticator app.';
+/** Why a push to anything but a phone activated in the portal's own app is refused. */
+export const BUILTIN_PUSH_NEEDS_APP = 'The builtin MFA provider sends pushes only to a phone activated in the Portal Authenticator app.';
 
 /** The builtin provider: the portal's own store in the database (embedded default). */

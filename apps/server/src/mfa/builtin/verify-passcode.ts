@@ -5,9 +5,10 @@ import { isWellFormedOtp, verifyHotp, verifyTotp } from '../common/otp.js';
 import type { MfaKeys } from '../mfa-keys.js';
 import { MfaError, type VerifyOptions, type VerifyOutcome } from '../port.js';
 import { verifyFailure } from '../common/verify-outcome.js';
-import { deviceSecretAad, effectiveStatus, lockExpired, LOCKOUT_STATUS_REASON, tokenSeedAad } from './builtin-mapping.js';
+import { deviceSecretAad, effectiveStatus, LOCKOUT_STATUS_REASON, tokenSeedAad } from './builtin-mapping.js';
 import { builtinRepository } from './builtin.repository.js';
-import { lockStatus, nextLockoutState, type LockoutPolicy } from './lockout.js';
+import { lockStatus, type LockoutPolicy } from './lockout.js';
+import { recordFailure, recordSuccess } from './lockout-record.js';
 
 /**
  * The builtin provider's code check, in one transaction with the user row locked: a running lock is
@@ -83,29 +84,11 @@ export async function verifyBuiltinPasscode(
       if (used) matched = { ok: true, method: 'bypass', deviceId: null, bypassId: used.id };
     }
 
-    const expired = lockExpired(user, now);
     if (matched) {
-      if (user.failed_attempts !== 0 || user.locked_until !== null || expired) {
-        await r.updateUser(user.id, {
-          failed_attempts: 0,
-          locked_until: null,
-          updated_at: now,
-          ...(expired ? { status: 'active', status_reason: null } : {}),
-        });
-      }
+      await recordSuccess(r, user, now);
       return matched;
     }
-    const decision = nextLockoutState({ failures: user.failed_attempts, lockedUntil: user.locked_until }, 'failure', now, policy);
-    await r.updateUser(user.id, {
-      failed_attempts: decision.failures,
-      locked_until: decision.lockedUntil,
-      updated_at: now,
-      ...(decision.justLocked
-        ? { status: 'locked_out', status_reason: LOCKOUT_STATUS_REASON }
-        : expired
-          ? { status: 'active', status_reason: null }
-          : {}),
-    });
+    const decision = await recordFailure(r, user, now, policy);
     return verifyFailure(failed, {
       justLocked: decision.justLocked,
       retryAfterSeconds: decision.justLocked ? decision.retryAfterSeconds : null,

@@ -255,6 +255,25 @@ const meRoutes: RouteCase[] = [
     path: () => `/api/me/step-up/push/${randomUUID()}`,
     expect: () => err(404, 'push.not_found'),
   },
+  // The portal's own authenticator app: activation needs a step-up (everyone here has a device).
+  {
+    method: 'POST',
+    route: 'POST /api/me/devices/authenticator-app',
+    path: () => '/api/me/devices/authenticator-app',
+    expect: (c) => (isProtectedCaller(c) ? PROTECTED_SELF : STEP_UP),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/me/devices/authenticator-app/:activationId',
+    path: () => `/api/me/devices/authenticator-app/${randomUUID()}`,
+    expect: () => err(404, 'authenticator.activation_invalid'),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/me/push/:txid/events',
+    path: () => `/api/me/push/${randomUUID()}/events`,
+    expect: () => err(404, 'push.not_found'),
+  },
   // Passkeys and security keys (issue 18): nobody in the matrix has one yet.
   {
     method: 'POST',

@@ -23,6 +23,10 @@ export interface PortalMetrics {
   readCacheLookups: Counter<'cache' | 'result'>;
   changeFeedListening: Gauge;
   changeFeedHeartbeatsMissed: Counter;
+  pushesStarted: Counter<'kind'>;
+  pushAnswers: Counter<'outcome'>;
+  webPushDeliveries: Counter<'outcome'>;
+  sseStreamsOpen: Gauge<'kind'>;
 }
 
 export interface PoolStatsSource {
@@ -145,6 +149,30 @@ export function createMetrics(opts: { database?: PoolStatsSource; collectDefault
     changeFeedHeartbeatsMissed: new Counter({
       name: 'portal_change_feed_heartbeats_missed_total',
       help: 'Heartbeats of the change feed that did not come back in time (the feed counted as down, and listened again on a new connection).',
+      registers,
+    }),
+    pushesStarted: new Counter({
+      name: 'portal_pushes_started_total',
+      help: 'Pushes the MFA provider accepted, by kind (sign_in, step_up, device_test, admin_verify_identity).',
+      labelNames: ['kind'],
+      registers,
+    }),
+    pushAnswers: new Counter({
+      name: 'portal_push_answers_total',
+      help: "Answers from the portal's authenticator app, by outcome (approved, denied, number_mismatch, refused, reported).",
+      labelNames: ['outcome'],
+      registers,
+    }),
+    webPushDeliveries: new Counter({
+      name: 'portal_web_push_deliveries_total',
+      help: 'Web Push messages handed to a push service, by outcome (ok or failed; a failure never fails the push).',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    sseStreamsOpen: new Gauge({
+      name: 'portal_sse_streams_open',
+      help: 'Server-sent event streams open on this instance, by kind (app: the authenticator app; browser: a page waiting for a push).',
+      labelNames: ['kind'],
       registers,
     }),
   };

@@ -26,6 +26,7 @@ const BY_ACTION: Readonly<Record<string, NotificationKind>> = {
   'device.enrol_confirm': 'factor_added',
   'device.claim_token': 'factor_added',
   'device.add_phone': 'factor_added',
+  'device.activate_app': 'factor_added',
   'device.webauthn_register': 'factor_added',
   'device.rename': 'factor_renamed',
   'device.delete': 'factor_removed',

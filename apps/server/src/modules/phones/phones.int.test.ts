@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerCapabilitiesSchema } from '@mfa-portal/shared';
-import { BUILTIN_NO_PHONE_CHANNEL } from '../../mfa/builtin/builtin-provider.js';
+import { BUILTIN_PUSH_NEEDS_APP } from '../../mfa/builtin/builtin-provider.js';
 import { addPhoneRecord, adminSnapshot, callAs, HELPDESK } from '../../../test/admin-api.js';
 import { addUser, auditEvents, demoTokenCodes, errorOf, meTestApp, type MeTestApp, mfaSnapshot } from '../../../test/me-api.js';
 
 /**
- * Phones and push on the builtin provider (issue 6): it has no phone channel, so every phone and push
- * operation is refused with 409 mfa.not_supported_by_provider, audited, and nothing changes. Bad input
- * is a 400 naming the field; another user's ids are not found. (The same routes succeed on Duo:
- * test/duo/duo-phones.int.test.ts.)
+ * Phones and push on the builtin provider: its only phone channel is the portal's own authenticator
+ * app. A phone by number, its activation link or text message, and a push to anything but a phone
+ * activated in the app (an old phone record, another user's device) are refused with 409
+ * mfa.not_supported_by_provider, audited, and nothing changes. Bad input is a 400 naming the field;
+ * another user's ids are not found. (Pushes to the app: mfa/builtin/builtin-authenticator.int.test.ts;
+ * the same routes on Duo: test/duo/duo-phones.int.test.ts.)
  */
 
 let m: MeTestApp;
@@ -42,19 +44,20 @@ afterAll(async () => {
 });
 
 describe('GET /api/me/capabilities on the builtin provider', () => {
-  it('says: authenticator apps and tokens, no phones, no text messages, no push', async () => {
+  it('says: authenticator apps, tokens and its own phone app with push; no phones by number, no text messages', async () => {
     const res = await m.call(BOB, 'GET', '/capabilities');
     expect(res.statusCode).toBe(200);
     expect(providerCapabilitiesSchema.parse(res.json())).toEqual({
       provider: 'builtin',
       phones: false,
       smsActivation: false,
-      push: false,
+      push: true,
       totp: true,
       hardwareTokens: true,
       renameHardwareTokens: true,
       webauthn: true,
       webauthnEnrolledInProviderPrompt: false,
+      authenticatorApp: true,
     });
   });
 
@@ -103,7 +106,7 @@ describe('activation, text message and pushes on the builtin provider', () => {
     await refusedWithoutChange(() => m.call(BOB, 'POST', `/devices/${phoneId}/activation/sms`), 409, 'mfa.not_supported_by_provider');
   });
 
-  it('refuses a test push, even to a phone recorded with the push capability, and starts nothing', async () => {
+  it('refuses a test push to a phone not activated in the app, even one recorded with the push capability, and starts nothing', async () => {
     await refusedWithoutChange(() => m.call(BOB, 'POST', `/devices/${phoneId}/push`), 409, 'mfa.not_supported_by_provider');
     const [event] = (await auditEvents(m.db, 'device.test_push_start')).slice(-1);
     expect(event).toMatchObject({ outcome: 'failure', reason: 'mfa.not_supported_by_provider' });
@@ -142,13 +145,13 @@ describe('activation, text message and pushes on the builtin provider', () => {
 });
 
 describe('POST /api/admin/users/:upn/verify-identity/push on the builtin provider', () => {
-  it('refuses with mfa.not_supported_by_provider, audited with the role', async () => {
+  it('refuses a phone not activated in the app with mfa.not_supported_by_provider, audited with the role', async () => {
     const phoneId = await addPhoneRecord(m.db, BOB, 'Another phone record');
     const before = await adminSnapshot(m.db);
     const res = await callAs(m, HELPDESK, 'POST', `/api/admin/users/${BOB}/verify-identity/push`, { deviceId: phoneId });
     expect(res.statusCode).toBe(409);
     expect(errorOf(res).code).toBe('mfa.not_supported_by_provider');
-    expect(errorOf(res).details?.reason).toBe(BUILTIN_NO_PHONE_CHANNEL);
+    expect(errorOf(res).details?.reason).toBe(BUILTIN_PUSH_NEEDS_APP);
     expect(await adminSnapshot(m.db)).toBe(before);
     const [event] = (await auditEvents(m.db, 'admin.user.verify_identity_push')).slice(-1);
     expect(event).toMatchObject({ actor_upn: HELPDESK.upn, target_upn: BOB, outcome: 'failure', reason: 'mfa.not_supported_by_provider' });

@@ -30,6 +30,13 @@ export function pushRepository(db: Kysely<Database>) {
       return q.executeTakeFirst();
     },
 
+    /** The push of this user, whatever its purpose (and of this session, when given). */
+    findAnyPurpose(where: { id: string; upn: string; session?: string }) {
+      let q = db.selectFrom('push_transaction').selectAll().where('id', '=', where.id).where('upn', '=', where.upn);
+      if (where.session !== undefined) q = q.where('session_key', '=', where.session);
+      return q.executeTakeFirst();
+    },
+
     /** Every push of the account, whatever the case its name was stored in. */
     deleteAccount(upn: string) {
       return db

@@ -104,7 +104,12 @@ describe('push service', () => {
         now: T0,
       });
       expect(confirmationCode).toBe('376');
-      expect(script.options.at(-1)).toEqual({ purpose: 'device_test', ipaddr: '192.0.2.7' });
+      expect(script.options.at(-1)).toMatchObject({
+        purpose: 'device_test',
+        ipaddr: '192.0.2.7',
+        // What the phone shows: the application asking and where from.
+        context: { application: expect.any(String), ipAddress: '192.0.2.7' },
+      });
     } finally {
       script.requireNumberMatching(false);
     }

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { PUSH_TIMEOUT_SECONDS, type PushTransaction } from '@mfa-portal/shared';
 import type { Database, PushTransactionTable } from '../../db/schema.js';
-import { MfaError, type MfaProvider, type PushState } from '../../mfa/port.js';
+import type { IpLocator } from '../../lib/ip-locations.js';
+import type { AsyncRateLimiter } from '../../lib/rate-limit/rate-limit-store.js';
+import { currentRequestMeta } from '../../lib/request-meta.js';
+import { MfaError, type MfaProvider, type PushContext, type PushState } from '../../mfa/port.js';
+import { describeUserAgent } from '../activity/client-info.js';
+import { rateLimited } from '../common/answers.js';
 import { pushRepository } from './push.repository.js';
 
 /**
@@ -59,6 +64,17 @@ export interface PushService {
     now?: Date;
   }): Promise<PushPoll>;
   /**
+   * The state of a push of this user (whatever its purpose) without completing it: what a stream that
+   * tells the waiting browser needs. `session` narrows it to the sign-in session that started it.
+   * Null when there is no such push.
+   */
+  peek(input: {
+    upn: string;
+    txid: string;
+    session?: string;
+    now?: Date;
+  }): Promise<{ state: PushTransaction['state']; expiresAt: Date } | null>;
+  /**
    * Forgets a removed account's pushes, on the ambient transaction of whoever removes the account, so
    * a later account of the same name finds none of them.
    */
@@ -85,27 +101,62 @@ function toPush(row: {
   };
 }
 
-export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: { timeoutSeconds?: number } = {}): PushService {
+export interface PushServiceOptions {
+  timeoutSeconds?: number;
+  /** The application the phone names as asking (the portal's name). */
+  application?: string;
+  /** The place of a client address (IP_LOCATIONS), shown on the phone. */
+  locate?: IpLocator;
+  /** The display name of a helpdesk member, shown on the phone of a verification push. */
+  displayNameOf?: (upn: string) => Promise<string | null>;
+  /**
+   * Pushes started per user, whatever their purpose: a flood of pushes tires people into approving
+   * one (push fatigue), so the budget is the user's, not the caller's.
+   */
+  perUserLimiter?: AsyncRateLimiter;
+  /** Each push the provider accepted, by purpose (metrics). */
+  onStarted?: (purpose: PushPurpose) => void;
+}
+
+export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: PushServiceOptions = {}): PushService {
   const timeoutSeconds = opts.timeoutSeconds ?? PUSH_TIMEOUT_SECONDS;
+  const application = opts.application ?? 'MFA self-service portal';
 
   const repo = pushRepository(db);
+
+  /** What the phone shows: who asks, from which browser and system, where (the request in progress). */
+  async function contextOf(purpose: PushPurpose, actorUpn: string, clientAddress: string | null): Promise<PushContext> {
+    if (purpose === 'admin_verify_identity') {
+      // The helpdesk member's own browser and address say nothing to the person on the phone; their name does.
+      const requestedBy = (await opts.displayNameOf?.(actorUpn).catch(() => null)) ?? actorUpn;
+      return { application, browser: null, os: null, ipAddress: null, location: null, requestedBy };
+    }
+    const { browser, os } = describeUserAgent(currentRequestMeta()?.userAgent);
+    return { application, browser, os, ipAddress: clientAddress, location: opts.locate?.(clientAddress) ?? null, requestedBy: null };
+  }
 
   return {
     timeoutSeconds,
 
     async start({ upn, deviceId, purpose, actorUpn, session, clientAddress, now = new Date() }) {
       const user = upn.toLowerCase();
+      if (opts.perUserLimiter) {
+        const decision = await opts.perUserLimiter.consume(user);
+        if (!decision.allowed) throw rateLimited(Math.max(1, Math.ceil(decision.retryAfterSeconds)));
+      }
+      const context = await contextOf(purpose, actorUpn, clientAddress ?? null);
       let providerRef: string;
       let confirmationCode: string | null = null;
       if (purpose === 'admin_verify_identity') {
-        const v = await mfa.sendVerificationPush(user, deviceId);
+        const v = await mfa.sendVerificationPush(user, deviceId, { context, now });
         providerRef = v.pushId;
         confirmationCode = v.confirmationCode;
       } else {
-        const started = await mfa.startPush(user, deviceId, { purpose, ipaddr: clientAddress ?? null });
+        const started = await mfa.startPush(user, deviceId, { purpose, ipaddr: clientAddress ?? null, context, now });
         providerRef = started.txid;
         confirmationCode = started.verificationCode;
       }
+      opts.onStarted?.(purpose);
       const row = await repo.insert({
         id: randomUUID(),
         upn: user,
@@ -143,6 +194,19 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
         return { push: toPush(again), justCompleted: false, detail: null };
       }
       return { push: toPush(done), justCompleted: true, detail: answer.detail };
+    },
+
+    async peek({ upn, txid, session, now = new Date() }) {
+      const row = await repo.findAnyPurpose({ id: txid, upn: upn.toLowerCase(), session });
+      if (!row) return null;
+      const expiresAt = new Date(row.expires_at);
+      if (row.state !== 'waiting') return { state: row.state, expiresAt };
+      if (now.getTime() >= expiresAt.getTime()) return { state: 'timeout', expiresAt };
+      const answer =
+        row.purpose === 'admin_verify_identity'
+          ? await mfa.verificationPushResponse(row.upn, row.provider_ref)
+          : await mfa.pushStatus(row.upn, row.provider_ref);
+      return { state: answer.state, expiresAt };
     },
 
     async forgetAccount(upn) {

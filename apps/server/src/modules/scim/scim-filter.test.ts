@@ -54,11 +54,20 @@ describe('SCIM filters', () => {
     expect(m('emails.value eq "dana@home.example"')).toBe(true);
     expect(m('urn:ietf:params:scim:schemas:core:2.0:User:userName eq "dana.doe@example.com"')).toBe(true);
   });
+  it('reads an unquoted word as the string it spells, as lenient clients send it', () => {
+    expect(parseFilter('userName sw O')).toEqual({ kind: 'cmp', path: { attr: 'userName' }, op: 'sw', value: 'O' });
+    expect(m('userName sw DANA')).toBe(true);
+    expect(m('userName eq dana')).toBe(false);
+    expect(parseFilter('meta.created gt 2015-10-10T14:38:21Z')).toMatchObject({ op: 'gt', value: '2015-10-10T14:38:21Z' });
+    expect(parseFilter('active eq true')).toMatchObject({ value: true });
+    expect(parseFilter('userName eq "a" and active eq false')).toMatchObject({ kind: 'and' });
+  });
   it.each([
     '',
     'userName',
     'userName eq',
-    'userName eq dana',
+    'userName eq and',
+    'userName eq .value',
     'userName xx "a"',
     '(userName eq "a"',
     'userName eq "a" garbage',

@@ -6,7 +6,8 @@ import { isObject } from './scim-input.js';
  * parentheses, value paths (`emails[type eq "work"]`, also followed by a sub-attribute and a comparison
  * as Entra writes it: `emails[type eq "work"].value eq "…"`). Attribute names compare without regard
  * to case; string values too, except the case-exact `id` and `externalId`. Evaluated against a
- * resource's JSON representation.
+ * resource's JSON representation. Values are JSON literals as the RFC says; an unquoted single word
+ * (a string or a date some clients send bare) is accepted as the string it spells.
  */
 
 export type CompareOp = 'eq' | 'ne' | 'co' | 'sw' | 'ew' | 'gt' | 'ge' | 'lt' | 'le';
@@ -28,6 +29,8 @@ export type Filter =
 
 export const MAX_FILTER_LENGTH = 2048;
 const OPS = new Set<CompareOp>(['eq', 'ne', 'co', 'sw', 'ew', 'gt', 'ge', 'lt', 'le']);
+/** Words that join or negate expressions: never taken for an unquoted value. */
+const KEYWORDS = new Set(['and', 'or', 'not']);
 const ATTR = /^(urn:[A-Za-z0-9.:_-]+:)?[A-Za-z$][\w$-]*(\.[A-Za-z$][\w$-]*)*$/;
 const CORE_URN = /^urn:ietf:params:scim:schemas:core:2\.0:(User|Group):/i;
 
@@ -151,6 +154,10 @@ export function parseFilter(input: string): Filter {
       if (w === 'true' || w === 'false') value = w === 'true';
       else if (w === 'null') value = null;
       else if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(valueTok.v)) value = Number(valueTok.v);
+      // Some clients leave simple strings and dates unquoted (`userName sw O`, `meta.created gt
+      // 2015-10-10T14:38:21Z`). A lone word cannot be mistaken for anything else, so it is read as
+      // the string it spells; a logical operator or a sub-attribute in that place still is an error.
+      else if (!KEYWORDS.has(w) && !valueTok.v.startsWith('.')) value = valueTok.v;
       else throw invalid(`"${valueTok.v}" is not a filter value (strings go in double quotes).`);
     } else throw invalid('The filter is missing a value after the operator.');
     return { kind: 'cmp', path, op: op as CompareOp, value };

@@ -5,9 +5,13 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import { AppError } from '../../lib/errors.js';
+import { appFileHeaders, authenticatorAppRoutes } from './authenticator-app.js';
 
-/** Paths that belong to the server, never to the SPA fallback. */
-const SERVER_PREFIXES = ['api/', 'account/', 'settings/', 'locales/', 'idp/', 'static/'];
+/**
+ * Paths that belong to the server, never to the SPA fallback. The authenticator app's folder is its
+ * own (its page, files and API): an unknown address there is a 404, not the portal's page.
+ */
+const SERVER_PREFIXES = ['api/', 'account/', 'settings/', 'locales/', 'idp/', 'static/', 'authenticator/'];
 
 /** br, then gzip, when the browser accepts it (q=0 refuses); identity otherwise. */
 export function preferredEncoding(header: string | string[] | undefined): 'br' | 'gzip' | 'identity' {
@@ -30,7 +34,8 @@ function escapeAttr(s: string): string {
 
 /**
  * Serves the built SPA under the base path: hashed assets (long-lived cache), the service worker
- * (never cached), and index.html (with `<base href>` set to the base path) for every other page.
+ * (never cached), and index.html (with `<base href>` set to the base path) for every other page;
+ * and the authenticator app, a separate build in its own folder.
  */
 export async function webRoutes(app: FastifyInstance, opts: { config: AppConfig; webRoot: string }): Promise<void> {
   const { basePath } = opts.config;
@@ -54,6 +59,7 @@ export async function webRoutes(app: FastifyInstance, opts: { config: AppConfig;
       preCompressed: true,
       setHeaders(reply, filePath) {
         const rel = path.relative(opts.webRoot, filePath).split(path.sep).join('/');
+        if (appFileHeaders(reply, rel, basePath)) return;
         reply.header('cache-control', rel.startsWith('static/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
@@ -81,6 +87,7 @@ export async function webRoutes(app: FastifyInstance, opts: { config: AppConfig;
   };
 
   app.get(basePath, async (request, reply) => sendIndex(request, reply));
+  await authenticatorAppRoutes(app, { basePath, webRoot: opts.webRoot, preferredEncoding });
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url.split('?')[0] ?? '';

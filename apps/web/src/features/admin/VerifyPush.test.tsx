@@ -2,9 +2,16 @@ import '../../lib/test/setup';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AdminLostDeviceProgress, AdminVerifyPushStatus, Device, PushStateName, UserInfoResponse } from '@mfa-portal/shared';
+import type {
+  AdminLostDeviceProgress,
+  AdminVerifyPushStatus,
+  Device,
+  ProviderCapabilitiesResponse,
+  PushStateName,
+  UserInfoResponse,
+} from '@mfa-portal/shared';
 import { pushPolling } from '../../lib/push/push-polling';
-import { apiError, json, type FakeApi } from '../../lib/test/fake-api';
+import { apiError, capabilitiesWithoutPush, json, type FakeApi } from '../../lib/test/fake-api';
 import { renderPortal } from '../../test/render-portal';
 import { phone, token } from '../../test/fixtures';
 import { adminProfile, BOB_PATH, noProgress, userDetail } from './test-fixtures';
@@ -53,13 +60,18 @@ const duoAdmin = (): UserInfoResponse => {
  * one repeats). The server's lost-device progress counts the check once the push is approved, as the
  * real one derives it from the audit event of the answer.
  */
-async function openBob(provider: 'builtin' | 'duo', answers: PushStateName[] = ['waiting'], devices: Device[] = [phone, token]) {
+async function openBob(
+  provider: 'builtin' | 'duo',
+  answers: PushStateName[] = ['waiting'],
+  devices: Device[] = [phone, token],
+  capabilities?: ProviderCapabilitiesResponse,
+) {
   let progress = noProgress;
   const rendered = await renderPortal({
     path: '/admin/users/bob@example.com',
     profile: provider === 'duo' ? duoAdmin() : adminProfile('helpdesk'),
     api: (a: FakeApi) =>
-      a
+      (capabilities ? a.on('GET', '/api/me/capabilities', () => json(capabilities)) : a)
         .on('GET', BOB_PATH, () => json(userDetail({}, { devices })))
         .on('GET', `${BOB_PATH}/lost-device`, () => json(progress))
         .on('POST', PUSH_PATH, started)
@@ -89,8 +101,8 @@ const pollsSettle = async (api: FakeApi) => {
 };
 
 describe('verification push on the user page', () => {
-  it('is not offered where the MFA service cannot send pushes (builtin), even for a phone recorded with push', async () => {
-    const { api, region } = await openBob('builtin');
+  it('is not offered where the MFA service cannot send pushes, even for a phone recorded with push', async () => {
+    const { api, region } = await openBob('builtin', ['waiting'], [phone, token], capabilitiesWithoutPush());
     await waitFor(() => expect(api.callsTo('GET', '/api/me/capabilities')).toHaveLength(1));
     expect(within(region).getByLabelText('Code they read out')).toBeInTheDocument();
     expect(region).not.toHaveTextContent(/push/i);
@@ -140,7 +152,7 @@ describe('verification push on the user page', () => {
     expect(code).toHaveTextContent(CODE);
     expect(code).toHaveTextContent("Ask the caller to read you the code shown on “Bob's phone” before they approve.");
     expect(
-      within(push).getByText(/Waiting for the caller to approve the push on “Bob's phone”\. This can take up to 2 minutes\./),
+      within(push).getByText(/Waiting for the caller to approve the push on “Bob's phone”\. This can take up to 1 minute\./),
     ).toBeInTheDocument();
     // The button keeps the focus while waiting, and a second click sends nothing.
     const button = within(push).getByRole('button', { name: /Waiting for their answer/ });
@@ -164,7 +176,7 @@ describe('verification push on the user page', () => {
   it.each([
     ['denied', 'Not verified: the push was denied', "The push was denied on “Bob's phone”, so the caller is not verified."],
     ['fraud', 'Not verified: the push was reported as fraud', 'The caller may not be who they say they are: do not act for them'],
-    ['timeout', 'Not verified: no answer in time', 'Nobody answered the push within 2 minutes, so the caller is not verified.'],
+    ['timeout', 'Not verified: no answer in time', 'Nobody answered the push within 1 minute, so the caller is not verified.'],
   ] as const)('says unambiguously when the push was %s, and the caller stays unverified', async (state, title, body) => {
     const user = userEvent.setup();
     const { api, region } = await openBob('duo', ['waiting', state]);

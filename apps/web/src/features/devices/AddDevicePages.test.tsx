@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { renderPortal } from '../../test/render-portal';
 import { profile } from '../../test/fixtures';
 import { toE164 } from './routes/AddPhonePage';
+import { capabilitiesWithoutPush, json } from '../../lib/test/fake-api';
 
 describe('add a device: the choice', () => {
   it('leaves out authenticator apps when the MFA service cannot take them (Duo), and recommends the first kind left', async () => {
@@ -16,7 +17,7 @@ describe('add a device: the choice', () => {
     expect(screen.getByRole('heading', { name: 'Passkey or security key' })).toBeInTheDocument();
   });
 
-  it('offers a passkey or security key (recommended), an authenticator app, a hardware token and a phone', async () => {
+  it('offers a passkey or security key (recommended), an authenticator app, a hardware token and Portal Authenticator for phones', async () => {
     await renderPortal({ path: '/devices/add' });
     expect(screen.getByRole('heading', { level: 1, name: 'Add a device' })).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Passkey or security key Recommended' })).toBeInTheDocument();
@@ -24,15 +25,27 @@ describe('add a device: the choice', () => {
     expect(screen.getByRole('heading', { name: 'Authenticator app' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Add an authenticator app' })).toHaveAttribute('href', '/devices/add/authenticator');
     expect(screen.getByRole('link', { name: 'Add a hardware token' })).toHaveAttribute('href', '/devices/add/token');
-    expect(screen.getByRole('link', { name: 'Add a phone' })).toHaveAttribute('href', '/devices/add/phone');
+    expect(screen.getByRole('link', { name: 'Set up Portal Authenticator' })).toHaveAttribute('href', '/devices/add/portal-authenticator');
+    // Phones by number are Duo's: without them the portal's own app is the phone offered.
+    expect(screen.queryByRole('link', { name: 'Add a phone' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Add a device' })).toHaveAttribute('aria-current', 'page');
   });
 });
 
 describe('add a phone', () => {
-  it('on a service without phones (builtin), says so plainly, checks the number for the chosen country (US by default) and shows E.164', async () => {
+  it('on a service without phones by number (builtin), points to Portal Authenticator', async () => {
+    await renderPortal({ path: '/devices/add/phone' });
+    expect(await screen.findByText('Phones cannot be added here')).toBeInTheDocument();
+    expect(screen.getByText(/This portal does not add phones by number/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'set up Portal Authenticator' })).toHaveAttribute('href', '/devices/add/portal-authenticator');
+  });
+
+  it('on a service with no phone channel at all, says so plainly, checks the number for the chosen country (US by default) and shows E.164', async () => {
     const user = userEvent.setup();
-    const { api } = await renderPortal({ path: '/devices/add/phone' });
+    const { api } = await renderPortal({
+      path: '/devices/add/phone',
+      api: (a) => a.on('GET', '/api/me/capabilities', () => json(capabilitiesWithoutPush())),
+    });
     expect(await screen.findByRole('heading', { level: 1, name: 'Add a phone' })).toBeInTheDocument();
     expect(await screen.findByText('Phones cannot be added here')).toBeInTheDocument();
     expect(screen.getByText(/it cannot send pushes or text messages/)).toBeInTheDocument();

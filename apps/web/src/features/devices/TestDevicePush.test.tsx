@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { Device, PushStateName, PushTransaction } from '@mfa-portal/shared';
 import { pushPolling } from '../../lib/push/push-polling';
 import { findDialog, queryDialog } from '../../lib/test/dialogs';
-import { apiError, json } from '../../lib/test/fake-api';
+import { apiError, capabilitiesWithoutPush, json } from '../../lib/test/fake-api';
 import { renderPortal } from '../../test/render-portal';
 import { phone, profile, token } from '../../test/fixtures';
 
@@ -96,7 +96,7 @@ describe('test a phone with a push', () => {
   it.each([
     ['denied', 'Push denied', /denied on the phone/],
     ['fraud', 'Push reported as not you', /suspicious request/],
-    ['timeout', 'No answer in time', /not answered within 2 minutes/],
+    ['timeout', 'No answer in time', /not answered within 1 minute/],
   ] as const)('says unambiguously when the push was %s', async (state, title, body) => {
     const user = userEvent.setup();
     await renderPortal({
@@ -168,9 +168,9 @@ describe('test a phone with a push', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The push could not be sent');
   });
 
-  it('offers no push when the MFA service cannot send them (builtin), even for a phone recorded with push', async () => {
+  it('offers no push when the MFA service cannot send them, even for a phone recorded with push', async () => {
     const user = userEvent.setup();
-    const { api } = await renderPortal();
+    const { api } = await renderPortal({ api: (a) => a.on('GET', '/api/me/capabilities', () => json(capabilitiesWithoutPush())) });
     const dialog = await openDialog(user);
     await waitFor(() => expect(api.callsTo('GET', '/api/me/capabilities')).toHaveLength(1));
     expect(within(dialog).queryByRole('button', { name: 'Send a push' })).not.toBeInTheDocument();
@@ -185,7 +185,10 @@ describe('test a phone with a push', () => {
 
   it('hides "Check it works" for a push-only phone when pushes cannot be sent', async () => {
     const pushOnly: Device = { ...phone, capabilities: ['push'] };
-    const { api } = await renderPortal({ profile: profile({ devices: [pushOnly, token] }) });
+    const { api } = await renderPortal({
+      profile: profile({ devices: [pushOnly, token] }),
+      api: (a) => a.on('GET', '/api/me/capabilities', () => json(capabilitiesWithoutPush())),
+    });
     await waitFor(() => expect(api.callsTo('GET', '/api/me/capabilities')).toHaveLength(1));
     expect(await screen.findByRole('button', { name: 'Check it works: “Key ring token”' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: BUTTON })).not.toBeInTheDocument();

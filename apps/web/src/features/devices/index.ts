@@ -8,6 +8,7 @@ export { AddDevicePage } from './routes/AddDevicePage';
 export { AddAuthenticatorPage } from './routes/AddAuthenticatorPage';
 export { AddTokenPage } from './routes/AddTokenPage';
 export { AddPasskeyPage } from './routes/AddPasskeyPage';
+export { AddPortalAuthenticatorPage } from './routes/AddPortalAuthenticatorPage';
 export { LostDevicePage } from './routes/LostDevicePage';
 /** Loaded on demand: it carries the phone-number metadata. */
 export const loadAddPhonePage = () => import('./routes/AddPhonePage');

@@ -23,6 +23,8 @@ export interface ApiClient {
   request<T = void>(path: string, options?: RequestOptions<T>): Promise<T>;
   /** A GET whose answer is text, not JSON (e.g. a CSV export); failures are ApiErrors as with `request`. */
   text(path: string, options?: Pick<RequestOptions<string>, 'query' | 'signal'>): Promise<string>;
+  /** A GET answered by a stream of server-sent events: the OK response, its body still unread (read it with the same signal). */
+  stream(path: string, options?: Pick<RequestOptions<never>, 'signal'>): Promise<Response>;
 }
 
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
@@ -91,6 +93,10 @@ export function createApiClient(deps: { getAccessToken: () => Promise<string>; b
         if (isAbort(error, options.signal)) throw error;
         throw new ApiError(0, 'client.network', error instanceof Error ? error.message : String(error));
       }
+    },
+
+    stream(path, options = {}) {
+      return send(path, options, 'text/event-stream');
     },
   };
 }

@@ -7,6 +7,8 @@ export const ME_API = {
   authenticatorEnrolments: '/api/me/devices/authenticator',
   authenticatorConfirm: (enrolmentId: string) => `/api/me/devices/authenticator/${encodeURIComponent(enrolmentId)}/confirm`,
   hardwareTokens: '/api/me/devices/hardware-token',
+  authenticatorApp: '/api/me/devices/authenticator-app',
+  authenticatorAppActivation: (activationId: string) => `/api/me/devices/authenticator-app/${encodeURIComponent(activationId)}`,
   bypassCodes: '/api/me/bypass-codes',
   bypassCode: (id: string) => `/api/me/bypass-codes/${encodeURIComponent(id)}`,
   stepUp: '/api/me/step-up',
@@ -18,6 +20,8 @@ export const ME_API = {
   deviceActivationSms: (id: string) => `/api/me/devices/${encodeURIComponent(id)}/activation/sms`,
   devicePush: (id: string) => `/api/me/devices/${encodeURIComponent(id)}/push`,
   devicePushStatus: (id: string, txid: string) => `/api/me/devices/${encodeURIComponent(id)}/push/${encodeURIComponent(txid)}`,
+  /** Server-sent events of one push: `event: state` once it is no longer waiting. */
+  pushEvents: (txid: string) => `/api/me/push/${encodeURIComponent(txid)}/events`,
   activity: '/api/me/activity',
   activityReport: (id: string) => `/api/me/activity/${encodeURIComponent(id)}/report`,
   webauthnRegistration: '/api/me/webauthn/registration',

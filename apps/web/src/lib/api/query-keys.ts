@@ -18,3 +18,8 @@ export const pushKeys = {
   test: (deviceId: string, txid: string) => ['push', 'test', deviceId, txid] as const,
   stepUp: (txid: string) => ['push', 'step-up', txid] as const,
 };
+
+/** An activation of the portal's authenticator app being watched: outside `me` for the same reason. */
+export const activationKeys = {
+  authenticatorApp: (activationId: string) => ['authenticator-activation', activationId] as const,
+};

@@ -12,12 +12,15 @@ export function PushResult({
   deviceName,
   timeoutSeconds,
   verificationCode = null,
+  portalAuthenticator = false,
 }: {
   state: PushStateName;
   deviceName: string;
   timeoutSeconds: number;
   /** Number matching: the number the phone asks for, shown large while the push waits. */
   verificationCode?: string | null;
+  /** The push went to the portal's own authenticator app, where the person types the number (not Duo Mobile). */
+  portalAuthenticator?: boolean;
 }) {
   const { t } = useTranslation('app');
   const minutes = Math.round(timeoutSeconds / 60);
@@ -27,14 +30,23 @@ export function PushResult({
         return (
           <>
             <div className="push-code" role="group" aria-label={t('push.code_group')}>
-              <p className="push-code__label">{t('push.enter_code', { name: deviceName })}</p>
+              <p className="push-code__label">
+                {portalAuthenticator
+                  ? t('common:push.portal_enter_code', { name: deviceName })
+                  : t('push.enter_code', { name: deviceName })}
+              </p>
               <p className="push-code__value">{verificationCode}</p>
-              <p className="push-code__help">{t('push.enter_code_help')}</p>
+              <p className="push-code__help">{portalAuthenticator ? t('common:push.portal_enter_code_help') : t('push.enter_code_help')}</p>
             </div>
             <Loading label={t('push.waiting_code')} className="push-waiting" />
           </>
         );
-      return <Loading label={t('push.waiting', { name: deviceName })} className="push-waiting" />;
+      return (
+        <Loading
+          label={portalAuthenticator ? t('common:push.portal_waiting', { name: deviceName }) : t('push.waiting', { name: deviceName })}
+          className="push-waiting"
+        />
+      );
     case 'approved':
       return (
         <div role="status" className="success-box">

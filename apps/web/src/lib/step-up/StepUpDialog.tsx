@@ -3,8 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { Button, Form, Input, Modal, Radio } from 'antd';
 import { PUSH_TIMEOUT_SECONDS, type StepUpMethod } from '@mfa-portal/shared';
 import { hasMfaData, useMfaData } from '../../shell/contexts';
+import { pushKeys } from '../api/query-keys';
 import { useCapabilities } from '../capabilities/get-capabilities';
+import { isPortalAuthenticator, useDeviceLabels } from '../devices/device-labels';
 import { PushResult } from '../push/PushResult';
+import { usePushEvents } from '../push/use-push-events';
 import { ErrorAlert } from '../ui/ErrorAlert';
 import { NativeSelect } from '../ui/NativeSelect';
 import { focusMarkedElement } from '../ui/dialog-focus';
@@ -64,6 +67,10 @@ export function StepUpDialog({
   const pushState = startPush.data ? (push.data?.state ?? 'waiting') : null;
   const pushWaiting = startPush.isPending || pushState === 'waiting';
   const pushPhone = pushPhones.find((d) => d.id === startPush.variables) ?? pushPhones[0];
+  const labels = useDeviceLabels();
+  const inApp = pushPhone !== undefined && isPortalAuthenticator(pushPhone);
+  // The portal's app answers through the server, which tells this page at once (polling stays as the fallback).
+  usePushEvents(startPush.data?.txid, pushKeys.stepUp(startPush.data?.txid ?? ''), open && inApp && pushState === 'waiting');
   const { reset } = verify;
   const resetPush = startPush.reset;
 
@@ -158,10 +165,10 @@ export function StepUpDialog({
         {method === 'push' ? (
           pushPhones.length > 1 ? (
             <Form.Item name="deviceId" label={t('push.phone_label')}>
-              <NativeSelect options={pushPhones.map((d) => ({ value: d.id, label: d.name }))} disabled={pushWaiting} />
+              <NativeSelect options={pushPhones.map((d) => ({ value: d.id, label: labels.label(d) }))} disabled={pushWaiting} />
             </Form.Item>
           ) : (
-            <p>{t('push.to_phone', { name: pushPhones[0]?.name ?? '' })}</p>
+            <p>{pushPhones[0] ? t('push.to_phone', { name: labels.label(pushPhones[0]) }) : null}</p>
           )
         ) : null}
         <Form.Item
@@ -188,6 +195,7 @@ export function StepUpDialog({
           deviceName={pushPhone.name}
           timeoutSeconds={PUSH_TIMEOUT_SECONDS}
           verificationCode={startPush.data?.verificationCode}
+          portalAuthenticator={inApp}
         />
       ) : null}
       {method === 'push' && startPush.error ? <ErrorAlert error={startPush.error} title={t('push.failed')} /> : null}

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { Device, PushStateName, StepUpPushStatus } from '@mfa-portal/shared';
 import { pushPolling } from '../push/push-polling';
 import { findDialog, queryDialog } from '../test/dialogs';
-import { apiError, json } from '../test/fake-api';
+import { apiError, capabilitiesWithoutPush, json } from '../test/fake-api';
 import { renderPortal } from '../../test/render-portal';
 import { phone, profile, token } from '../../test/fixtures';
 
@@ -134,10 +134,13 @@ describe('step-up by push', () => {
     expect(api.callsTo('POST', '/api/me/step-up/push').map((c) => c.body)).toEqual([{ deviceId: 'd9' }]);
   });
 
-  it('offers no push when the MFA service cannot send them (builtin)', async () => {
+  it('offers no push when the MFA service cannot send them', async () => {
     const user = userEvent.setup();
     const { api } = await renderPortal({
-      api: (a) => a.on('DELETE', `/api/me/devices/${token.id}`, () => apiError(403, 'auth.step_up_required')),
+      api: (a) =>
+        a
+          .on('GET', '/api/me/capabilities', () => json(capabilitiesWithoutPush()))
+          .on('DELETE', `/api/me/devices/${token.id}`, () => apiError(403, 'auth.step_up_required')),
     });
     const dialog = await removeToken(user);
     await waitFor(() => expect(api.callsTo('GET', '/api/me/capabilities')).toHaveLength(1));

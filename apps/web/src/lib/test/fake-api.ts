@@ -20,15 +20,22 @@ export function capabilitiesOf(provider: 'builtin' | 'duo'): ProviderCapabilitie
         provider,
         phones: false,
         smsActivation: false,
-        push: false,
+        push: true,
         totp: true,
         hardwareTokens: true,
         renameHardwareTokens: true,
         webauthn: true,
         webauthnEnrolledInProviderPrompt: false,
-        authenticatorApp: false,
+        authenticatorApp: true,
       };
 }
+
+/** A service that cannot send pushes (no phone channel at all): what the rules fall back to. */
+export const capabilitiesWithoutPush = (): ProviderCapabilitiesResponse => ({
+  ...capabilitiesOf('builtin'),
+  push: false,
+  authenticatorApp: false,
+});
 
 /** One request the application sent, as the server would see it. */
 export interface RecordedCall {
@@ -37,6 +44,8 @@ export interface RecordedCall {
   query: URLSearchParams;
   headers: Headers;
   body: unknown;
+  /** The request's AbortSignal (a streamed answer ends when it fires). */
+  signal?: AbortSignal;
 }
 
 export type Handler = (call: RecordedCall) => Response | Promise<Response>;
@@ -88,6 +97,7 @@ export function installFakeApi(profile: UserInfoResponse) {
       query: url.searchParams,
       headers: new Headers(init.headers),
       body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+      ...(init.signal ? { signal: init.signal } : {}),
     };
     const signal = init.signal ?? undefined;
     if (signal?.aborted) throw new DOMException('Aborted', 'AbortError');
@@ -109,3 +119,52 @@ export function installFakeApi(profile: UserInfoResponse) {
 }
 
 export type FakeApi = ReturnType<typeof installFakeApi>;
+
+/**
+ * Server-sent event streams the test writes to: `handler` answers each request with a new open
+ * `text/event-stream`; `send` writes one event to every stream still open; a stream ends when the
+ * request is aborted (as fetch does) or when `close` is called. `live` counts the open streams.
+ */
+export function fakeEventStreams() {
+  const encoder = new TextEncoder();
+  const streams: { controller: ReadableStreamDefaultController<Uint8Array>; open: boolean }[] = [];
+  const handler: Handler = (call) => {
+    const stream = { controller: undefined as unknown as ReadableStreamDefaultController<Uint8Array>, open: true };
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        stream.controller = controller;
+      },
+      cancel: () => {
+        stream.open = false;
+      },
+    });
+    streams.push(stream);
+    call.signal?.addEventListener('abort', () => {
+      if (!stream.open) return;
+      stream.open = false;
+      stream.controller.error(new DOMException('Aborted', 'AbortError'));
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+  return {
+    handler,
+    /** Writes `event: <event>` with `data: <JSON>` (or raw text) to every open stream. */
+    send(event: string, data: unknown, raw = false) {
+      const chunk = encoder.encode(`event: ${event}\ndata: ${raw ? String(data) : JSON.stringify(data)}\n\n`);
+      for (const stream of streams) if (stream.open) stream.controller.enqueue(chunk);
+    },
+    close() {
+      for (const stream of streams)
+        if (stream.open) {
+          stream.open = false;
+          stream.controller.close();
+        }
+    },
+    get opened() {
+      return streams.length;
+    },
+    get live() {
+      return streams.filter((s) => s.open).length;
+    },
+  };
+}

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Device } from '@mfa-portal/shared';
+import { useDeviceLabels } from '../../../lib/devices/device-labels';
 import { ADMIN_ROUTES } from '../../../lib/main-routes';
 import { formatDate } from '../../../lib/ui/format';
 import { GatedButton } from './GatedButton';
@@ -33,6 +34,7 @@ export function UserDevicesSection({
 }) {
   const { t, i18n } = useTranslation(['admin', 'main']);
   const language = i18n.resolvedLanguage;
+  const labels = useDeviceLabels();
   return (
     <section className="section" aria-labelledby="devices-heading">
       <div className="section__header">
@@ -54,9 +56,10 @@ export function UserDevicesSection({
           {devices.map((device) => (
             <li key={device.id} className="admin-device">
               <div>
-                <p className="admin-device__name">{device.name}</p>
+                <p className="admin-device__name">{labels.label(device)}</p>
                 <p className="admin-device__facts">
-                  {t(`main:devices.kind.${device.kind}`)}
+                  {labels.kind(device)}
+                  {` · ${labels.types(device)}`}
                   {device.serial ? ` · ${device.tokenType ? `${device.tokenType} ${device.serial}` : device.serial}` : ''}
                   {device.phoneNumber ? ` · ${device.phoneNumber}` : ''}
                   {' · '}
@@ -73,14 +76,14 @@ export function UserDevicesSection({
                     reason={resyncGate}
                     onClick={() => onResync(device)}
                     label={t('admin:devices.resync')}
-                    ariaLabel={t('admin:devices.resync_named', { name: device.name })}
+                    ariaLabel={t('admin:devices.resync_named', { name: labels.label(device) })}
                   />
                 ) : null}
                 <GatedButton
                   reason={deleteGate}
                   onClick={() => onRemove(device)}
                   label={t('admin:devices.remove')}
-                  ariaLabel={t('admin:devices.remove_named', { name: device.name })}
+                  ariaLabel={t('admin:devices.remove_named', { name: labels.label(device) })}
                   danger
                 />
               </div>

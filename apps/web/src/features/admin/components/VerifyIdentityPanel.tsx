@@ -4,6 +4,7 @@ import type { AdminLostDeviceProgress, Device } from '@mfa-portal/shared';
 import { formatTime } from '../../../lib/ui/format';
 import { NativeSelect } from '../../../lib/ui/NativeSelect';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
+import { useDeviceLabels } from '../../../lib/devices/device-labels';
 import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
 import { useVerifyIdentity } from '../api/verify-identity';
 import { AdminErrorAlert } from './AdminErrorAlert';
@@ -13,11 +14,14 @@ import { pushPhones, VerifyPushPanel } from './VerifyPushPanel';
 export const passcodeDevices = (devices: readonly Device[]) => devices.filter((d) => d.capabilities.includes('passcode'));
 
 /**
- * How a device is named in the administrator's choices: its name, and its serial when the name does not
- * already say it (Duo's tokens are named by type and serial: "Duo D100 (D100-0001)").
+ * How a device is named in the administrator's choices: as everywhere (a phone in the portal's app is
+ * "Portal Authenticator on Pixel 8"), with its serial when the name does not already say it (Duo's tokens
+ * are named by type and serial: "Duo D100 (D100-0001)").
  */
-export const deviceChoiceLabel = (d: Pick<Device, 'name' | 'serial'>): string =>
-  d.serial && !d.name.includes(d.serial) ? `${d.name} (${d.serial})` : d.name;
+export function useDeviceChoiceLabel(): (d: Pick<Device, 'name' | 'serial' | 'kind' | 'capabilities' | 'app'>) => string {
+  const { label } = useDeviceLabels();
+  return (d) => (d.serial && !d.name.includes(d.serial) ? `${label(d)} (${d.serial})` : label(d));
+}
 
 /**
  * "Is it really them?": the caller reads a passcode from one of their devices and the server checks
@@ -60,7 +64,12 @@ export function VerifyIdentityPanel({
   const capabilities = useCapabilities({ enabled: phones.length > 0 && !disabledReason });
   const canPush = phones.length > 0 && capabilities.data?.push === true;
   const language = i18n.resolvedLanguage;
-  const nameOf = (id: string | null) => devices.find((d) => d.id === id)?.name ?? t('admin:verify.a_device');
+  const choiceLabel = useDeviceChoiceLabel();
+  const { label } = useDeviceLabels();
+  const nameOf = (id: string | null) => {
+    const device = devices.find((d) => d.id === id);
+    return device ? label(device) : t('admin:verify.a_device');
+  };
 
   if (disabledReason) return <Alert role="note" type="info" showIcon title={t('admin:verify.unavailable')} description={disabledReason} />;
 
@@ -113,7 +122,7 @@ export function VerifyIdentityPanel({
           className="narrow-form"
         >
           <Form.Item name="deviceId" label={t('admin:verify.device_label')} extra={t('admin:verify.device_help')}>
-            <NativeSelect options={usable.map((d) => ({ value: d.id, label: deviceChoiceLabel(d) }))} />
+            <NativeSelect options={usable.map((d) => ({ value: d.id, label: choiceLabel(d) }))} />
           </Form.Item>
           <Form.Item name="code" label={t('admin:verify.code_label')} extra={t('admin:verify.code_help')} rules={otpRules(t)}>
             <Input {...OTP_INPUT_PROPS} />

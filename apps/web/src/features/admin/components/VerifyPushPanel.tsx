@@ -3,19 +3,23 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Button, Form, Spin } from 'antd';
 import { PUSH_TIMEOUT_SECONDS, type Device } from '@mfa-portal/shared';
 import { isApiError } from '../../../lib/api/api-error';
+import { isPortalAuthenticator, useDeviceLabels } from '../../../lib/devices/device-labels';
+import { usePushEvents } from '../../../lib/push/use-push-events';
 import { formatTime } from '../../../lib/ui/format';
 import { NativeSelect } from '../../../lib/ui/NativeSelect';
 import { useVerifyPush } from '../api/get-verify-push';
+import { adminKeys } from '../api/query-keys';
 import { useStartVerifyPush } from '../api/start-verify-push';
 import { AdminErrorAlert } from './AdminErrorAlert';
 
-/** The user's phones that can receive a push (Duo Mobile activated on them). */
+/** The user's phones that can receive a push (Duo Mobile or the portal's own authenticator app activated on them). */
 export const pushPhones = (devices: readonly Device[]) => devices.filter((d) => d.capabilities.includes('push'));
 
 /**
- * "Send a verification push": a push goes to the phone the administrator picks; the phone shows a
- * confirmation code, which the caller reads back before approving, so the push proves that the person
- * on the line holds that phone. The code is shown large here; the push is then polled, with progress,
+ * "Send a verification push": a push goes to the phone the administrator picks. With Duo Mobile the phone
+ * shows a confirmation code, which the caller reads back before approving; with the portal's own app the
+ * administrator reads the number to the caller, who types it in the app. Either way the push proves
+ * that the person on the line holds that phone. The code is shown large here; the push is then polled, with progress,
  * until approved (the caller counts as verified, as with a right passcode), denied, reported as fraud
  * or unanswered in time, each said plainly. Only rendered when the MFA service can send pushes.
  */
@@ -40,8 +44,13 @@ export function VerifyPushPanel({
   const state = start.data ? (push.data?.state ?? 'waiting') : null;
   // A poll that failed (its error is shown) leaves the push unsettled: another one may be sent.
   const waiting = start.isPending || (state === 'waiting' && !push.error);
-  const nameOf = (id: string | undefined) => phones.find((d) => d.id === id)?.name ?? t('verify.a_device');
-  const phoneName = nameOf(start.data?.deviceId);
+  const { label } = useDeviceLabels();
+  const sentTo = phones.find((d) => d.id === start.data?.deviceId);
+  const phoneName = sentTo ? label(sentTo) : t('verify.a_device');
+  // The portal's app answers through the server, which tells this page at once (polling stays as the fallback).
+  const inApp = sentTo !== undefined && isPortalAuthenticator(sentTo);
+  usePushEvents(start.data?.txid, adminKeys.verifyPush(upn, start.data?.txid ?? ''), inApp && state === 'waiting');
+  const allInApp = phones.every(isPortalAuthenticator);
   const codeId = `${formName}-code-label`;
   const minutes = Math.round(PUSH_TIMEOUT_SECONDS / 60);
 
@@ -60,7 +69,7 @@ export function VerifyPushPanel({
 
   return (
     <>
-      <p>{t('verify.push_intro')}</p>
+      <p>{allInApp ? t('verify.push_intro_app') : t('verify.push_intro')}</p>
       <Form
         name={formName}
         form={form}
@@ -70,10 +79,14 @@ export function VerifyPushPanel({
         onFinish={send}
         className="narrow-form"
       >
-        <Form.Item name="deviceId" label={t('verify.push_device_label')} extra={deviceHelp ?? t('verify.push_device_help')}>
+        <Form.Item
+          name="deviceId"
+          label={t('verify.push_device_label')}
+          extra={deviceHelp ?? (allInApp ? t('verify.push_device_help_app') : t('verify.push_device_help'))}
+        >
           <NativeSelect
             disabled={waiting}
-            options={phones.map((d) => ({ value: d.id, label: d.phoneNumber ? `${d.name} (${d.phoneNumber})` : d.name }))}
+            options={phones.map((d) => ({ value: d.id, label: d.phoneNumber ? `${label(d)} (${d.phoneNumber})` : label(d) }))}
           />
         </Form.Item>
         {/* Not `disabled` while waiting: the focus stays on the button (antd ignores clicks while loading). */}
@@ -93,10 +106,12 @@ export function VerifyPushPanel({
           <>
             <div className="push-code" role="group" aria-labelledby={codeId}>
               <p id={codeId} className="push-code__label">
-                {t('verify.push_code_label')}
+                {inApp ? t('verify.push_app_code_label') : t('verify.push_code_label')}
               </p>
               <p className="push-code__value">{start.data.confirmationCode}</p>
-              <p className="push-code__help">{t('verify.push_code_help', { name: phoneName })}</p>
+              <p className="push-code__help">
+                {inApp ? t('verify.push_app_code_help', { name: sentTo.name }) : t('verify.push_code_help', { name: phoneName })}
+              </p>
             </div>
             <div className="loading push-waiting">
               <Spin />

@@ -5,7 +5,7 @@ import { LOST_DEVICE_MAX_VALIDITY_SECONDS, type AdminLostDeviceResponse, type Ad
 import { useReportLostDevice } from '../api/lost-device';
 import { AdminErrorAlert } from '../components/AdminErrorAlert';
 import { JustificationFields, justificationOf, type Justification } from '../components/JustificationFields';
-import { deviceChoiceLabel } from '../components/VerifyIdentityPanel';
+import { useDeviceChoiceLabel } from '../components/VerifyIdentityPanel';
 
 const HOUR = 60 * 60;
 const MAX_HOURS = LOST_DEVICE_MAX_VALIDITY_SECONDS / HOUR;
@@ -31,6 +31,7 @@ export function RemoveStep({
   const [form] = Form.useForm<RemoveValues>();
   const report = useReportLostDevice(upn);
   const [understood, setUnderstood] = useState(false);
+  const choiceLabel = useDeviceChoiceLabel();
   const devices = detail.mfa.devices;
   const only = devices.length === 1;
   if (devices.length === 0) return <p>{t('wizard.remove.no_devices')}</p>;
@@ -68,7 +69,7 @@ export function RemoveStep({
           <Radio.Group className="radio-list">
             {devices.map((d) => (
               <Radio key={d.id} value={d.id}>
-                {deviceChoiceLabel(d)}
+                {choiceLabel(d)}
               </Radio>
             ))}
           </Radio.Group>

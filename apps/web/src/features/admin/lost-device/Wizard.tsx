@@ -6,6 +6,7 @@ import type { AdminLostDeviceProgress, AdminLostDeviceResponse, AdminUserDetail 
 import { useUser } from '../../../shell/contexts';
 import { underBase } from '../../../shell/base-path';
 import { NewCodesPanel } from '../../../lib/bypass-codes/NewCodesPanel';
+import { useDeviceLabels } from '../../../lib/devices/device-labels';
 import { ADMIN_ROUTES } from '../../../lib/main-routes';
 import { CopyButton } from '../../../lib/ui/CopyButton';
 import { formatDate } from '../../../lib/ui/format';
@@ -47,6 +48,7 @@ function StepList({ step }: { step: WizardStep }) {
 export function Wizard({ upn, detail, progress }: { upn: string; detail: AdminUserDetail; progress: AdminLostDeviceProgress }) {
   const { t, i18n } = useTranslation('admin');
   const { user } = useUser();
+  const { label } = useDeviceLabels();
   const key = storageKey(user?.upn ?? '', upn);
   const [stored, setStored] = useState<StoredWizard>(() => readStored(key));
   const [issued, setIssuedState] = useState<AdminLostDeviceResponse | null>(null);
@@ -64,6 +66,7 @@ export function Wizard({ upn, detail, progress }: { upn: string; detail: AdminUs
   const kase = currentCase(progress, stored);
   const step = currentStep(progress, stored, codeOnScreen);
   const language = i18n.resolvedLanguage;
+  const testedName = (device: AdminUserDetail['mfa']['devices'][number] | undefined) => (device ? label(device) : t('verify.a_device'));
   const enrolmentUrl = issued?.enrolmentUrl ?? new URL(underBase('/'), window.location.href).href;
   const headingId = `wizard-${step}-heading`;
 
@@ -147,7 +150,7 @@ export function Wizard({ upn, detail, progress }: { upn: string; detail: AdminUs
           ) : null}
           {step === 'test' && kase ? (
             <>
-              <p>{t('wizard.test.intro', { names: kase.newDevices.map((d) => d.name).join(', ') })}</p>
+              <p>{t('wizard.test.intro', { names: kase.newDevices.map(label).join(', ') })}</p>
               <VerifyIdentityPanel
                 upn={upn}
                 devices={kase.newDevices}
@@ -171,7 +174,7 @@ export function Wizard({ upn, detail, progress }: { upn: string; detail: AdminUs
                   <p>
                     {t('wizard.done.body', {
                       lost: kase.removedDevice.name ?? t('verify.a_device'),
-                      added: kase.newDevices.find((d) => d.id === kase.tested?.deviceId)?.name ?? t('verify.a_device'),
+                      added: testedName(kase.newDevices.find((d) => d.id === kase.tested?.deviceId)),
                       time: formatDate(kase.tested?.testedAt ?? kase.startedAt, language, true),
                     })}
                   </p>

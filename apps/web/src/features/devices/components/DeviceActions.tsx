@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from 'antd';
 import type { Device } from '@mfa-portal/shared';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
+import { useDeviceLabels } from '../../../lib/devices/device-labels';
 import { useCanChangeOwnMfa } from '../../../lib/self-service';
 import { RemoveDeviceDialog } from './RemoveDeviceDialog';
 import { RenameDeviceDialog } from './RenameDeviceDialog';
@@ -33,6 +34,8 @@ export function useCanRename(device: Device): boolean {
 export function DeviceActions({ device, deviceCount }: { device: Device; deviceCount: number }) {
   const { t } = useTranslation('devices');
   const [dialog, setDialog] = useState<Dialog>(null);
+  // Buttons name the device as its heading in the list does.
+  const name = useDeviceLabels().label(device);
   const close = () => setDialog(null);
   const canChange = useCanChangeOwnMfa();
   const canPasscode = device.capabilities.includes('passcode');
@@ -48,22 +51,22 @@ export function DeviceActions({ device, deviceCount }: { device: Device; deviceC
   return (
     <div className="device-actions">
       {canRename ? (
-        <Button onClick={() => setDialog('rename')} aria-label={t('actions.rename_named', { name: device.name })}>
+        <Button onClick={() => setDialog('rename')} aria-label={t('actions.rename_named', { name })}>
           {t('actions.rename')}
         </Button>
       ) : null}
       {canTest ? (
-        <Button onClick={() => setDialog('test')} aria-label={t('actions.test_named', { name: device.name })}>
+        <Button onClick={() => setDialog('test')} aria-label={t('actions.test_named', { name })}>
           {t('actions.test')}
         </Button>
       ) : null}
       {canResync ? (
-        <Button onClick={() => setDialog('resync')} aria-label={t('actions.resync_named', { name: device.name })}>
+        <Button onClick={() => setDialog('resync')} aria-label={t('actions.resync_named', { name })}>
           {t('actions.resync')}
         </Button>
       ) : null}
       {canChange ? (
-        <Button danger onClick={() => setDialog('remove')} aria-label={t('actions.remove_named', { name: device.name })}>
+        <Button danger onClick={() => setDialog('remove')} aria-label={t('actions.remove_named', { name })}>
           {t('actions.remove')}
         </Button>
       ) : null}

@@ -2,8 +2,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Form, Input, Modal } from 'antd';
 import { PUSH_TIMEOUT_SECONDS, type Device } from '@mfa-portal/shared';
+import { pushKeys } from '../../../lib/api/query-keys';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
+import { isPortalAuthenticator, useDeviceLabels } from '../../../lib/devices/device-labels';
 import { PushResult } from '../../../lib/push/PushResult';
+import { usePushEvents } from '../../../lib/push/use-push-events';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { focusMarkedElement } from '../../../lib/ui/dialog-focus';
 import { formatTime } from '../../../lib/ui/format';
@@ -63,6 +66,10 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
   const startPush = useStartTestPush();
   const push = useTestPush(device.id, startPush.data);
   const pushState = startPush.data ? (push.data?.state ?? 'waiting') : null;
+  const inApp = isPortalAuthenticator(device);
+  const name = useDeviceLabels().label(device);
+  // The portal's app answers through the server, which says so at once: no need to wait for the next poll.
+  usePushEvents(startPush.data?.txid, pushKeys.test(device.id, startPush.data?.txid ?? ''), inApp && pushState === 'waiting');
   // Field ids are `<form name>_<field>`: unique on the page, even with another form open behind.
   const formId = 'test-device';
   const closeButton = useRef<HTMLButtonElement>(null);
@@ -84,7 +91,7 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
   const submit = ({ code }: { code: string }) => test.mutate({ deviceId: device.id, code: normaliseOtp(code) });
   const sendPush = () => startPush.mutate(device.id);
   const pushWaiting = startPush.isPending || pushState === 'waiting';
-  const { watchInBackground, stopWatching } = usePushOutcomeNotice(device.name, pushState, startPush.reset);
+  const { watchInBackground, stopWatching } = usePushOutcomeNotice(name, pushState, startPush.reset);
   // Reopened while a push is still watched: the dialog shows it again.
   useEffect(() => {
     if (open) stopWatching();
@@ -94,7 +101,7 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
     <Modal
       open={open}
       afterOpenChange={focusMarkedElement}
-      title={t('test.title', { name: device.name })}
+      title={t('test.title', { name })}
       onCancel={close}
       destroyOnHidden
       footer={
@@ -128,7 +135,7 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
           </span>
           <div>
             <p className="success-box__title">{t('test.success_title')}</p>
-            <p>{t('test.success_body', { name: device.name, time: formatTime(test.data.verifiedAt, i18n.resolvedLanguage) })}</p>
+            <p>{t('test.success_body', { name, time: formatTime(test.data.verifiedAt, i18n.resolvedLanguage) })}</p>
           </div>
         </div>
       ) : (
@@ -138,7 +145,7 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
               <h3 id="test-push-title" className="test-push__title">
                 {t('test.push_title')}
               </h3>
-              <p>{t('test.push_intro', { name: device.name })}</p>
+              <p>{t('test.push_intro', { name })}</p>
               <Button onClick={sendPush} loading={pushWaiting} disabled={pushWaiting} data-autofocus={canPasscode ? undefined : true}>
                 {startPush.isPending
                   ? t('test.push_sending')
@@ -153,6 +160,7 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
                     deviceName={device.name}
                     timeoutSeconds={PUSH_TIMEOUT_SECONDS}
                     verificationCode={startPush.data?.verificationCode}
+                    portalAuthenticator={inApp}
                   />
                 ) : null}
                 {startPush.error ? <ErrorAlert error={startPush.error} title={t('test.push_failed')} /> : null}
@@ -163,7 +171,7 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
           {canPasscode ? (
             <>
               {canPush ? <h3 className="test-push__title">{t('test.passcode_title')}</h3> : null}
-              <p>{t('test.intro', { name: device.name })}</p>
+              <p>{t('test.intro', { name })}</p>
               <Form name={formId} form={form} layout="vertical" onFinish={submit} requiredMark={false}>
                 <Form.Item name="code" label={t('test.code_label')} rules={otpRules(t)}>
                   <Input {...OTP_INPUT_PROPS} autoFocus data-autofocus />

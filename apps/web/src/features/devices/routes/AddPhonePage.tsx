@@ -52,7 +52,7 @@ export default function AddPhonePage() {
       ) : capabilities.data.phones ? (
         <AddPhoneFlow smsActivation={capabilities.data.smsActivation} />
       ) : (
-        <PhonesUnavailable />
+        <PhonesUnavailable authenticatorApp={capabilities.data.authenticatorApp} />
       )}
     </Page>
   );
@@ -98,8 +98,9 @@ function PhoneNumberFields() {
   );
 }
 
-/** The MFA service cannot reach phones: say so, point to the alternatives; the number can still be checked. */
-function PhonesUnavailable() {
+/** The service cannot reach phones by number: say so, point to the portal's app (else an authenticator app). */
+function PhonesUnavailable({ authenticatorApp: app }: { authenticatorApp: boolean }) {
+  const [suffix, to] = app ? ['_app', MAIN_ROUTES.addPortalAuthenticator] : ['', MAIN_ROUTES.addAuthenticator];
   const { t } = useTranslation('devices');
   const [checked, setChecked] = useState<{ e164: string; international: string } | null>(null);
   const [form] = Form.useForm<PhoneForm>();
@@ -111,7 +112,7 @@ function PhonesUnavailable() {
         title={t('phone.unavailable_title')}
         description={
           <>
-            {t('phone.unavailable_body')} <Link to={MAIN_ROUTES.addAuthenticator}>{t('phone.use_authenticator')}</Link>
+            {t(`phone.unavailable_body${suffix}`)} <Link to={to}>{t(`phone.use_authenticator${suffix}`)}</Link>
           </>
         }
         className="before-form"

@@ -1,33 +1,28 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { authenticationTypesOf, type Device } from '@mfa-portal/shared';
+import type { Device } from '@mfa-portal/shared';
+import { useDeviceLabels } from '../../../lib/devices/device-labels';
 import { formatDate } from '../../../lib/ui/format';
 
 function DeviceItem({ device, actions }: { device: Device; actions?: ReactNode }) {
   const { t, i18n } = useTranslation('main');
   const headingId = useId();
+  const labels = useDeviceLabels();
   const language = i18n.resolvedLanguage;
   return (
     <li className="device">
       <article aria-labelledby={headingId}>
         <h3 id={headingId} className="device__name">
-          {device.name}
+          {labels.label(device)}
         </h3>
         <dl className="device__facts">
           <div>
             <dt>{t('devices.kind_label')}</dt>
-            <dd>{t(`devices.kind.${device.kind}`)}</dd>
+            <dd>{labels.kind(device)}</dd>
           </div>
           <div>
             <dt>{t('devices.capabilities_label')}</dt>
-            <dd>
-              {device.capabilities.length
-                ? [
-                    ...authenticationTypesOf(device.capabilities).map((type) => t(`devices.authentication_type.${type}`)),
-                    ...(device.capabilities.includes('webauthn') ? [t('devices.capability_webauthn')] : []),
-                  ].join(', ')
-                : t('devices.capability_none')}
-            </dd>
+            <dd>{labels.types(device)}</dd>
           </div>
           {device.phoneNumber ? (
             <div>
