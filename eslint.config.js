@@ -290,6 +290,21 @@ export default tseslint.config(
   },
   webBoundaries,
   {
+    // Every lazily loaded chunk gets the specification's time-out: a chunk that never arrives shows the
+    // error boundary instead of a spinner forever. React's own lazy only inside the wrapper.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/shell/lazy-with-timeout.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='react'] ImportSpecifier[imported.name='lazy']",
+          message: 'Use lazyWithTimeout (shell/lazy-with-timeout.ts): every lazily loaded chunk has the 120-second time-out.',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/public/**/*.js'],
     languageOptions: { globals: { ...globals.serviceworker } },
   },

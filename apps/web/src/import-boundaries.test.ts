@@ -84,4 +84,10 @@ describe('web import boundaries', () => {
       },
     );
   });
+
+  it("refuses React's own lazy outside the time-out wrapper (every chunk gets the 120-second time-out)", async () => {
+    const code = "import { lazy } from 'react';\nexport const Page = lazy(() => import('./Page'));\n";
+    expect(await ruleErrors('features/admin/Lazy.tsx', code, 'no-restricted-syntax')).toEqual([expect.stringContaining('lazyWithTimeout')]);
+    expect(await ruleErrors('shell/lazy-with-timeout.ts', code, 'no-restricted-syntax')).toEqual([]);
+  });
 });

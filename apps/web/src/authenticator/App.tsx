@@ -1,4 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazyWithTimeout } from '../shell/lazy-with-timeout';
 import type { AuthenticatorInfo } from '@mfa-portal/shared';
 import { api } from './lib/api';
 import type { AccountStore, StoredAccount } from './lib/store';
@@ -10,7 +11,7 @@ import { RequestScreen } from './screens/RequestScreen';
 import { useRequests } from './use-requests';
 
 // Used once per phone and account: kept out of the first download.
-const ActivationScreen = lazy(() => import('./screens/ActivationScreen'));
+const ActivationScreen = lazyWithTimeout(() => import('./screens/ActivationScreen'));
 
 export interface AppProps {
   store: AccountStore;

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { CHUNK_LOAD_TIMEOUT_MS } from '@mfa-portal/shared';
+// The constants file alone: the authenticator app uses this too, and the shared index brings zod.
+import { CHUNK_LOAD_TIMEOUT_MS } from '@mfa-portal/shared/constants';
 
 /** A lazily loaded chunk that did not arrive in time. */
 export class ChunkLoadTimeoutError extends Error {

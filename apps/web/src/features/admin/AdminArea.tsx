@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyWithTimeout } from '../../shell/lazy-with-timeout';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Route, Routes } from 'react-router';
 import { Alert } from 'antd';
@@ -17,7 +18,7 @@ import { UserSearchPage } from './routes/UserSearchPage';
 import './admin.css';
 
 /** The reports and their chart library: a chunk of their own, loaded when a Solution Administrator opens them. */
-const ReportsPage = lazy(() => import('./routes/ReportsPage'));
+const ReportsPage = lazyWithTimeout(() => import('./routes/ReportsPage'));
 
 function AdminNotFound() {
   const { t } = useTranslation('admin');

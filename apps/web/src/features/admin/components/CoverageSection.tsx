@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyWithTimeout } from '../../../shell/lazy-with-timeout';
 import { useTranslation } from 'react-i18next';
 import { REPORT_FACTOR_KINDS, type CoverageFigures, type ReportCoverageResponse } from '@mfa-portal/shared';
 import { Loading } from '../../../lib/ui/Loading';
@@ -8,7 +9,7 @@ import type { useCoverage } from '../api/reports';
 import { AdminErrorAlert } from './AdminErrorAlert';
 
 /** recharts comes in its own chunk, only when a chart is drawn. */
-const CoverageChart = lazy(() => import('./CoverageChart'));
+const CoverageChart = lazyWithTimeout(() => import('./CoverageChart'));
 
 const RANGES = [7, 30, 90, 365] as const;
 const DAY_MS = 86_400_000;
