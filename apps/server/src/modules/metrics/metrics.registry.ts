@@ -33,10 +33,19 @@ export interface PoolStatsSource {
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
+/** Default process gauges whose names end in `_total` (a counter's suffix). */
+export const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 export function createMetrics(opts: { database?: PoolStatsSource; collectDefaults?: boolean } = {}): PortalMetrics {
   const registry = new Registry();
   // Process metrics (CPU, memory, file descriptors) and Node's (event-loop lag, heap, GC).
-  if (opts.collectDefaults !== false) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  if (opts.collectDefaults !== false) {
+    collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+    // prom-client also reports each of these counts as a gauge named `…_total`, which Prometheus keeps
+    // for counters (`promtool check metrics` refuses it). The same counts stay, by type, in the gauges
+    // `nodejs_active_handles`, `nodejs_active_requests` and `nodejs_active_resources` (sum them).
+    for (const name of MISNAMED_DEFAULT_GAUGES) registry.removeSingleMetric(name);
+  }
   const registers = [registry];
 
   const poolGauge = (name: string, help: string, pick: (s: { total: number; idle: number; waiting: number; max: number }) => number) =>
