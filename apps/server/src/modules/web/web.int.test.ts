@@ -168,6 +168,29 @@ describe('serving the web application', () => {
     });
   });
 
+  it.each(['/admin/users/bob@example.com', '/admin/users/someone@example.org', '/admin/users/x@firma.de', '/report.pdf'])(
+    'a page address that ends like a file name (%s), typed or pasted in a browser, is still the application',
+    async (url) => {
+      const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+      const page = await t.app.inject({ url, headers: { accept: browser } });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      // Fetched by a script (a bare */*), the same address is what it always was: no such file.
+      const script = await t.app.inject({ url, headers: { accept: '*/*' } });
+      expect(script.statusCode).toBe(404);
+      expect(script.json().code).toBe('route.not_found');
+      const refused = await t.app.inject({ url, headers: { accept: 'text/html;q=0, */*' } });
+      expect(refused.statusCode).toBe(404);
+    },
+  );
+
+  it('a missing file under static/ is a 404 even for a browser, and server prefixes keep their answers', async () => {
+    for (const url of ['/static/js/missing.js', '/static/nothing', '/api/nothing.json', '/locales/en/nothing.json']) {
+      const res = await t.app.inject({ url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url).toBe(404);
+    }
+  });
+
   it('a POST to an unknown address is a JSON 404', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/some/path', payload: {} });
     expect(res.statusCode).toBe(404);

@@ -28,6 +28,21 @@ export function preferredEncoding(header: string | string[] | undefined): 'br' |
   return 'identity';
 }
 
+/**
+ * Whether the client asks for a page: `text/html` listed in Accept (and not refused with q=0), as a
+ * browser does when an address is typed, pasted or followed. A bare "any type" (scripts, the service worker,
+ * the translation loader) is not a request for a page.
+ */
+export function acceptsHtml(header: string | string[] | undefined): boolean {
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    if (type?.trim() !== 'text/html') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q ? Number(q.slice(2)) > 0 : true;
+  }
+  return false;
+}
+
 function escapeAttr(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
@@ -96,7 +111,9 @@ export async function webRoutes(app: FastifyInstance, opts: { config: AppConfig;
       (request.method === 'GET' || request.method === 'HEAD') &&
       rel !== undefined &&
       !SERVER_PREFIXES.some((p) => rel.startsWith(p)) &&
-      !/\.[a-z0-9]{1,5}$/i.test(rel);
+      // An address that ends like a file (`/admin/users/bob@example.com`) is still a page when a browser
+      // asks for one; a missing file fetched by a script stays a 404.
+      (!/\.[a-z0-9]{1,5}$/i.test(rel) || acceptsHtml(request.headers.accept));
     if (wantsPage) return sendIndex(request, reply);
     throw new AppError({ code: 'route.not_found' });
   });
