@@ -24,6 +24,7 @@ import { installHttpMetrics } from './modules/metrics/metrics.hooks.js';
 import type { PortalMetrics } from './modules/metrics/metrics.registry.js';
 import { metricsRoutes } from './modules/metrics/metrics.routes.js';
 import { buildMetricsServer } from './modules/metrics/metrics.server.js';
+import { canonicalScimUrl } from './modules/scim/scim-paths.js';
 import { scimDisabledRoutes, scimRoutes } from './modules/scim/scim.routes.js';
 import type { NotificationSender } from './modules/notifications/notification-sender.js';
 import { installReadCaches } from './read-caches.js';
@@ -76,6 +77,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 200 },
+    // SCIM clients that spell an endpoint in another letter case or with a trailing slash reach it.
+    rewriteUrl: (req) => canonicalScimUrl(req.url ?? '/', `${config.basePath.replace(/\/$/, '')}/scim/v2`),
     // Errors raised before routing, and requests Node refuses itself (431, 408, 400): the error shape too.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,

@@ -155,6 +155,34 @@ describe('GET /scim/v2/Users', () => {
     expect(combined.Resources.map((r: { id: string }) => r.id)).toEqual([u.id]);
   });
 
+  it('answers lenient clients: endpoints in any letter case, a trailing slash, unquoted filter words and dates', async () => {
+    const u = await create('Lenient.One@Example.com');
+    const q = (f: string) => `?filter=${encodeURIComponent(f)}`;
+    for (const path of [
+      `/users${q('userName eq "lenient.one@example.com"')}`,
+      `/Users/${q('userName sw Lenient')}`,
+      `/USERS/${q('userName sw LENIENT')}`,
+    ]) {
+      const res = await s.scim('GET', path);
+      expect(res.statusCode, path).toBe(200);
+      expect(
+        res.json().Resources.map((r: { id: string }) => r.id),
+        path,
+      ).toEqual([u.id]);
+    }
+    const since = (await s.scim('GET', `/users${q('userName sw lenient and meta.created gt 2015-10-10T14:38:21Z')}`)).json();
+    expect(since.totalResults).toBe(1);
+    expect((await s.scim('GET', `/users/${u.id}/`)).json().id).toBe(u.id);
+    expect((await s.scim('GET', '/serviceproviderconfig')).statusCode).toBe(200);
+    const created = await s.scim('POST', '/users/', entraUser('lenient.two@example.com'));
+    expect(created.statusCode).toBe(201);
+    const patched = await s.scim('PATCH', `/users/${created.json().id}`, patchOp({ op: 'replace', path: 'displayName', value: 'Two' }));
+    // PATCH answers 200 with the resource (RFC 7644, section 3.5.2: 200 or 204; the resource helps clients).
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json().displayName).toBe('Two');
+    expectScimError(await s.scim('GET', `/users${q('userName eq and')}`), 400, 'invalidFilter');
+  });
+
   it('pages with startIndex and count', async () => {
     for (const n of [1, 2, 3]) await create(`page${n}@paging.example`);
     const all = (await s.scim('GET', `/Users?filter=${encodeURIComponent('userName ew "@paging.example"')}`)).json();
