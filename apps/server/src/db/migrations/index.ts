@@ -17,6 +17,7 @@ import * as m0016 from './0016_short_search.js';
 import * as m0017 from './0017_change_feed.js';
 import * as m0018 from './0018_session_trust.js';
 import * as m0019 from './0019_authenticator_app.js';
+import * as m0020 from './0020_scim_addresses.js';
 
 /** Ordered by name. Never edit a migration that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0017_change_feed': m0017,
   '0018_session_trust': m0018,
   '0019_authenticator_app': m0019,
+  '0020_scim_addresses': m0020,
 };

@@ -35,6 +35,17 @@ export interface ScimEmail {
   primary?: boolean;
   display?: string;
 }
+/** A postal address (RFC 7643, section 4.1.2). */
+export interface ScimAddress {
+  formatted?: string;
+  streetAddress?: string;
+  locality?: string;
+  region?: string;
+  postalCode?: string;
+  country?: string;
+  type?: string;
+  primary?: boolean;
+}
 export interface ScimRole {
   value: string;
   display?: string;
@@ -51,6 +62,8 @@ export interface ScimUserTable {
   family_name: string | null;
   formatted_name: string | null;
   emails: Json<ScimEmail[]>;
+  /** (0020) Postal addresses as the client sent them. */
+  addresses: ColumnType<ScimAddress[], string | undefined, string>;
   roles: ColumnType<ScimRole[] | null, string | null, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

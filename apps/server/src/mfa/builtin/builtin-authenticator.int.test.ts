@@ -548,9 +548,10 @@ describe('migration 0019', () => {
   it('goes down and up again', async () => {
     const provider = { getMigrations: async (): Promise<Record<string, Migration>> => migrations };
     const migrator = new Migrator({ db, provider });
-    const down = await migrator.migrateDown();
+    // Down to the migration before it, whatever came after.
+    const down = await migrator.migrateTo('0018_session_trust');
     expect(down.error).toBeUndefined();
-    expect(down.results?.[0]).toMatchObject({ migrationName: '0019_authenticator_app', status: 'Success' });
+    expect(down.results).toContainEqual(expect.objectContaining({ migrationName: '0019_authenticator_app', status: 'Success' }));
     const up = await migrator.migrateToLatest();
     expect(up.error).toBeUndefined();
     expect(await db.selectFrom('mfa_push_request').select('id').execute()).toEqual([]);

@@ -64,6 +64,22 @@ const USER_ATTRIBUTES: AttrDef[] = [
   },
   { name: 'emails', type: 'complex', multiValued: true, description: 'E-mail addresses.', subAttributes: typed('An e-mail address.') },
   {
+    name: 'addresses',
+    type: 'complex',
+    multiValued: true,
+    description: 'Postal addresses (kept and returned as sent; the portal does not use them).',
+    subAttributes: [
+      { name: 'formatted', type: 'string', description: 'The full address, as it would be printed.' },
+      { name: 'streetAddress', type: 'string', description: 'Street, house number, P.O. box.' },
+      { name: 'locality', type: 'string', description: 'City or locality.' },
+      { name: 'region', type: 'string', description: 'State or region.' },
+      { name: 'postalCode', type: 'string', description: 'Postal code.' },
+      { name: 'country', type: 'string', description: 'Country (ISO 3166-1 alpha-2).' },
+      { name: 'type', type: 'string', description: 'A label, e.g. "work".' },
+      { name: 'primary', type: 'boolean', description: 'The preferred address.' },
+    ],
+  },
+  {
     name: 'roles',
     type: 'complex',
     multiValued: true,

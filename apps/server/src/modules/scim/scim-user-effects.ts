@@ -17,6 +17,7 @@ export function columnsOf(input: ScimUserInput, previousRoles: ScimUserRecord['r
     familyName: input.name?.familyName ?? null,
     formattedName: input.name?.formatted ?? null,
     emails: input.emails,
+    addresses: input.addresses,
     // Roles not mentioned stay as they were: unknown roles keep an account protected.
     roles: input.roles ?? previousRoles,
   };
@@ -33,6 +34,7 @@ export function changedAttributes(before: ScimUserRecord, after: ScimUserRecord,
   if (before.givenName !== after.givenName || before.familyName !== after.familyName || before.formattedName !== after.formattedName)
     out.push('name');
   if (!same(before.emails, after.emails)) out.push('emails');
+  if (!same(before.addresses, after.addresses)) out.push('addresses');
   if (!same(before.roles, after.roles)) out.push('roles');
   if (passwordSet) out.push('password');
   return out;

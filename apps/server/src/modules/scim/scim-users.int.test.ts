@@ -183,6 +183,41 @@ describe('GET /scim/v2/Users', () => {
     expectScimError(await s.scim('GET', `/users${q('userName eq and')}`), 400, 'invalidFilter');
   });
 
+  it('keeps addresses (the work address) and returns them; Entra PATCHes them by value path', async () => {
+    const work = {
+      type: 'work',
+      streetAddress: '1 Main St',
+      locality: 'Springfield',
+      region: 'IL',
+      postalCode: '62701',
+      country: 'US',
+      primary: true,
+    };
+    const u = await create('addressed@example.com', { addresses: [work] });
+    expect(u.addresses).toEqual([work]);
+    expect((await s.scim('GET', `/Users/${u.id}`)).json().addresses).toEqual([work]);
+    const patched = await s.scim(
+      'PATCH',
+      `/Users/${u.id}`,
+      patchOp(
+        { op: 'replace', path: 'addresses[type eq "work"].locality', value: 'Shelbyville' },
+        { op: 'add', path: 'addresses[type eq "work"].formatted', value: '1 Main St, Shelbyville' },
+      ),
+    );
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().addresses).toEqual([{ ...work, locality: 'Shelbyville', formatted: '1 Main St, Shelbyville' }]);
+    const replaced = await s.scim('PUT', `/Users/${u.id}`, entraUser('addressed@example.com'));
+    expect(replaced.json().addresses).toBeUndefined();
+    expectScimError(
+      await s.scim('POST', '/Users', entraUser('bad.address@example.com', { addresses: [{ locality: 7 }] })),
+      400,
+      'invalidValue',
+    );
+    expect(
+      await s.db.selectFrom('scim_user').select('id').where('user_name', '=', 'bad.address@example.com').executeTakeFirst(),
+    ).toBeUndefined();
+  });
+
   it('pages with startIndex and count', async () => {
     for (const n of [1, 2, 3]) await create(`page${n}@paging.example`);
     const all = (await s.scim('GET', `/Users?filter=${encodeURIComponent('userName ew "@paging.example"')}`)).json();

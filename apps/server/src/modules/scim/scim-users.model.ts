@@ -1,17 +1,17 @@
-import type { ScimEmail, ScimRole } from '../../db/schema.js';
+import type { ScimAddress, ScimEmail, ScimRole } from '../../db/schema.js';
 import { badRequest, versionOf } from './scim-errors.js';
 import { getCi, isObject, toBoolean } from './scim-input.js';
 import { USER_SCHEMA } from './scim-resources.js';
 
 /**
  * The SCIM User as the portal keeps it: core attributes that matter to it (userName, externalId,
- * active, displayName, name, emails, roles) and the write-only password. Every other attribute (a
+ * active, displayName, name, emails, addresses, roles) and the write-only password. Every other attribute (a
  * custom or misspelled mapping, an extension) is ignored: never stored, never echoed back.
  */
 
 export const MAX_USERNAME_LENGTH = 256;
 export const MAX_PASSWORD_LENGTH = 256;
-export const USER_MULTI_VALUED: ReadonlySet<string> = new Set(['emails', 'roles']);
+export const USER_MULTI_VALUED: ReadonlySet<string> = new Set(['emails', 'addresses', 'roles']);
 
 export interface ScimUserInput {
   userName: string;
@@ -20,6 +20,7 @@ export interface ScimUserInput {
   displayName: string | null;
   name: { givenName: string | null; familyName: string | null; formatted: string | null } | null;
   emails: ScimEmail[];
+  addresses: ScimAddress[];
   /** undefined: the request did not mention roles. */
   roles: ScimRole[] | undefined;
   /** Write-only; undefined: unchanged. */
@@ -36,6 +37,7 @@ export interface ScimUserRecord {
   familyName: string | null;
   formattedName: string | null;
   emails: ScimEmail[];
+  addresses: ScimAddress[];
   roles: ScimRole[] | null;
   createdAt: Date;
   updatedAt: Date;
@@ -73,6 +75,24 @@ function parseEmail(item: Record<string, unknown>): ScimEmail {
     ...(primary !== undefined && primary !== null ? { primary: toBoolean(primary, 'emails.primary') } : {}),
     ...(display ? { display } : {}),
   };
+}
+
+/** Most addresses a user keeps (work, home, other, and a few more than a client should ever send). */
+export const MAX_ADDRESSES = 10;
+const ADDRESS_PARTS = ['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type'] as const;
+
+function parseAddress(item: Record<string, unknown>): ScimAddress {
+  const address: ScimAddress = {};
+  for (const part of ADDRESS_PARTS) {
+    const v = optString(item, part, `addresses.${part}`);
+    if (v !== null) {
+      if (v.length > 1024) throw badRequest('invalidValue', `Attribute "addresses.${part}" is longer than 1024 characters.`);
+      address[part] = v;
+    }
+  }
+  const primary = getCi(item, 'primary');
+  if (primary !== undefined && primary !== null) address.primary = toBoolean(primary, 'addresses.primary');
+  return address;
 }
 
 /**
@@ -137,9 +157,16 @@ export function parseUserInput(body: unknown): ScimUserInput {
     displayName: optString(body, 'displayName'),
     name: name && (name.givenName || name.familyName || name.formatted) ? name : null,
     emails: (multi(body, 'emails') ?? []).map(parseEmail),
+    addresses: parseAddresses(multi(body, 'addresses')),
     roles: roles?.map(parseRole),
     password: typeof password === 'string' ? password : undefined,
   };
+}
+
+function parseAddresses(items: Record<string, unknown>[] | undefined): ScimAddress[] {
+  const addresses = (items ?? []).map(parseAddress).filter((a) => Object.keys(a).some((k) => k !== 'type' && k !== 'primary'));
+  if (addresses.length > MAX_ADDRESSES) throw badRequest('invalidValue', `At most ${MAX_ADDRESSES} addresses.`);
+  return addresses;
 }
 
 /** The address the portal uses: the primary e-mail, else the work one, else the first. */
@@ -173,6 +200,7 @@ export function userToJson(
     ...(u.displayName ? { displayName: u.displayName } : {}),
     ...(name ? { name } : {}),
     ...(u.emails.length > 0 ? { emails: u.emails } : {}),
+    ...(u.addresses.length > 0 ? { addresses: u.addresses } : {}),
     ...(u.roles && u.roles.length > 0 ? { roles: u.roles } : {}),
     ...(groups.length > 0
       ? { groups: groups.map((g) => ({ value: g.id, display: g.displayName, $ref: `${baseUrl}Groups/${g.id}` })) }

@@ -98,6 +98,7 @@ export function createScimUsersService(deps: ScimUsersDeps) {
             familyName: account.idp?.familyName || null,
             formattedName: null,
             emails: [{ value: email, type: 'work', primary: true }],
+            addresses: [],
             // Roles stay as the directory has them until the client sends some.
             roles: null,
           },

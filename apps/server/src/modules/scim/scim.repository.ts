@@ -29,6 +29,7 @@ export function toUserRecord(r: Selectable<ScimUserTable>): ScimUserRecord {
     familyName: r.family_name,
     formattedName: r.formatted_name,
     emails: r.emails ?? [],
+    addresses: r.addresses ?? [],
     roles: r.roles,
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
@@ -55,6 +56,7 @@ const userRow = (u: UserColumns, now: Date) => ({
   family_name: u.familyName,
   formatted_name: u.formattedName,
   emails: JSON.stringify(u.emails),
+  addresses: JSON.stringify(u.addresses),
   roles: u.roles === null ? null : JSON.stringify(u.roles),
   updated_at: now,
 });
