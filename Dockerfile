@@ -38,6 +38,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8443 \
     DATA_DIR=/data \
+    SHUTDOWN_DELAY_SECONDS=5 \
     NODE_OPTIONS=--enable-source-maps
 WORKDIR /app
 COPY --from=deps /app/node_modules node_modules

@@ -129,6 +129,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Only the read caches need the feed to be right; the pushes' streams poll while it is down.
   const health = readinessChecks(services, { idp, changeFeed: config.readCache ? app.changeFeed : null });
   app.decorate('health', health);
+  // While draining, every answer closes its connection: a keep-alive client's next request opens a new
+  // one, which the load balancer no longer sends here.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (health.draining) reply.header('connection', 'close');
+    return payload;
+  });
   const metricsAccess = config.metrics.port === null && config.metrics.token !== null ? { token: config.metrics.token } : (false as const);
   const metricsServer = config.metrics.port === null ? null : await buildMetricsServer(config, metrics);
   app.decorate('metricsServer', metricsServer);

@@ -55,6 +55,7 @@ export const envSchema = z
       .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be an HTTP header name (letters, digits and dashes), e.g. x-request-id')
       .default('x-request-id'),
     SHUTDOWN_GRACE_SECONDS: int(1, 600, 10),
+    SHUTDOWN_DELAY_SECONDS: int(0, 300, 0),
     READ_CACHE: bool.default(true),
     CHANGE_FEED_HEARTBEAT_MS: int(50, 60_000, 5000),
 

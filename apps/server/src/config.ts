@@ -34,6 +34,8 @@ export interface AppConfig {
   requestIdHeader: string;
   /** On SIGTERM: how long requests in flight may take to finish before the process gives up. */
   shutdownGraceSeconds: number;
+  /** After SIGTERM, how long the listener keeps answering (not ready, `Connection: close`) before it closes. */
+  shutdownDelaySeconds: number;
   /**
    * Per-user read caches: verified tokens, session revocations and the builtin provider's
    * MFA data, kept true by the database's change feed. READ_CACHE=false reads the database every time.
@@ -188,6 +190,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     metrics: { token: env.METRICS_TOKEN ?? null, port: env.METRICS_PORT ?? null, host: env.METRICS_HOST ?? env.HOST },
     requestIdHeader: env.REQUEST_ID_HEADER,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
     readCache: env.READ_CACHE,
     changeFeedHeartbeatMs: env.CHANGE_FEED_HEARTBEAT_MS,
     idp,

@@ -63,20 +63,27 @@ async function main(): Promise<void> {
   const tls = await loadTls(config);
   const app = await buildApp({ config, database, https: tls });
 
-  // Graceful shutdown: stop accepting (readiness says so at once), let requests in flight finish
-  // within SHUTDOWN_GRACE_SECONDS, then close the database and exit 0.
+  // Graceful shutdown. Readiness says "not ready" at once, and for SHUTDOWN_DELAY_SECONDS the listener
+  // keeps accepting and answering (with `Connection: close`), while the load balancer notices and stops
+  // sending: a connection already in the accept queue is answered, never reset. Then the listener closes,
+  // requests in flight get SHUTDOWN_GRACE_SECONDS to finish, the database closes, and the process exits 0.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.health.setDraining();
-    app.log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
-    const timer = setTimeout(() => {
-      app.log.error({ graceSeconds: config.shutdownGraceSeconds }, 'requests still running after the grace period; exiting');
-      process.exit(1);
-    }, config.shutdownGraceSeconds * 1000);
+    const { shutdownDelaySeconds: delaySeconds, shutdownGraceSeconds: graceSeconds } = config;
+    app.log.info({ signal, delaySeconds, graceSeconds }, 'shutting down');
+    const timer = setTimeout(
+      () => {
+        app.log.error({ graceSeconds }, 'requests still running after the grace period; exiting');
+        process.exit(1);
+      },
+      (delaySeconds + graceSeconds) * 1000,
+    );
     timer.unref();
     try {
+      if (delaySeconds > 0) await new Promise((resolve) => setTimeout(resolve, delaySeconds * 1000));
       await app.close(); // the metrics listener too
       await database.close();
       app.log.info('shut down');

@@ -80,4 +80,53 @@ describe('the server process', () => {
     expect(await p.exited).toBe(0);
     expect(p.output().out).toMatch(/"msg":"shutting down"/);
   }, 180_000); // a cold start (certificate, keys, migrations, demo seed) on a busy shared machine can take a minute
+
+  it('drains on SIGTERM: not ready at once, still answering with Connection: close, then closed; no connection reset', async () => {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const p = start({ PORT: String(port), SHUTDOWN_DELAY_SECONDS: '4', LOG_LEVEL: 'warn' });
+    await p.waitFor(/is running at https:\/\/localhost:\d+\//);
+    const ca = fs.readFileSync(path.join(p.dataDir, 'tls/localhost-cert.pem'));
+    const https = await import('node:https');
+    // A new connection for every request (agent: false), as a client behind a load balancer would look.
+    const get = (urlPath: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        https
+          .get({ host: 'localhost', port, path: urlPath, ca, agent: false }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          })
+          .on('error', reject);
+      });
+    const outcomes = { answered: 0, failed: [] as string[], closeAfterSigterm: 0, afterSigterm: 0 };
+    let sigtermAt = 0;
+    const until = Date.now() + 2_500;
+    const client = async () => {
+      while (Date.now() < until) {
+        const sentAt = Date.now();
+        try {
+          const r = await get('/settings/APIInfo');
+          if (r.status === 200) outcomes.answered++;
+          else outcomes.failed.push(`status ${r.status}`);
+          if (sigtermAt && sentAt > sigtermAt) {
+            outcomes.afterSigterm++;
+            if (r.connection === 'close') outcomes.closeAfterSigterm++;
+          }
+        } catch (err) {
+          outcomes.failed.push((err as NodeJS.ErrnoException).code ?? String(err));
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 20 }, client));
+    await new Promise((r) => setTimeout(r, 700));
+    sigtermAt = Date.now();
+    p.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await get('/readyz')).status).toBe(503);
+    await load;
+    expect(outcomes.failed).toEqual([]);
+    expect(outcomes.answered).toBeGreaterThan(0);
+    expect(outcomes.afterSigterm).toBeGreaterThan(0);
+    expect(outcomes.closeAfterSigterm).toBe(outcomes.afterSigterm);
+    expect(await p.exited).toBe(0);
+  }, 180_000);
 });

@@ -34,6 +34,8 @@ export interface HealthService {
   readiness(): Promise<Readiness>;
   /** From SIGTERM on: not ready (the load balancer stops sending new requests), still alive. */
   setDraining(): void;
+  /** Whether SIGTERM came: answers then say `Connection: close`, so clients reconnect elsewhere. */
+  readonly draining: boolean;
 }
 
 export class NotReady extends Error {}
@@ -65,6 +67,9 @@ export function createHealthService(checks: readonly ReadinessCheck[], opts: { t
   return {
     setDraining() {
       draining = true;
+    },
+    get draining() {
+      return draining;
     },
     async readiness() {
       const results = await Promise.all(
