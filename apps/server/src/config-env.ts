@@ -22,6 +22,7 @@ export const envSchema = z
     PUBLIC_URL: z.url({ message: 'must be an absolute https URL such as https://mfa.example.org/' }).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], { message: 'must be auto, json or pretty' }).default('auto'),
     TRUST_PROXY: bool.default(false),
 
     TLS: z.enum(['self-signed', 'files', 'off'], { message: 'must be self-signed, files or off' }).default('self-signed'),

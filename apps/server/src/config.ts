@@ -22,6 +22,8 @@ export interface AppConfig {
   basePath: string;
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
+  /** JSON lines, or readable lines for a terminal (`auto`: when stdout is one). */
+  logFormat: Env['LOG_FORMAT'];
   trustProxy: boolean;
   tls: { mode: Env['TLS']; certFile?: string; keyFile?: string };
   databaseUrl?: string;
@@ -178,6 +180,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     basePath,
     dataDir: path.resolve(env.DATA_DIR),
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY,
     tls: { mode: env.TLS, certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE },
     databaseUrl: env.DATABASE_URL,

@@ -54,13 +54,29 @@ const requestSerializer = (req: { method: string; url: string; id: string; ip?: 
   remoteAddress: req.ip,
 });
 
-export function loggerOptions(config: { logLevel: string }): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+/**
+ * JSON lines for machines (a log collector, a file, a pipe); readable lines for a person at a terminal
+ * (`auto`: when standard output is one). Redaction and serializers run before either format, so both
+ * hide the same secrets.
+ */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+export function loggerOptions(
+  config: { logLevel: string; logFormat?: LogFormat },
+  terminal: boolean = process.stdout.isTTY === true,
+): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  const format = config.logFormat ?? 'auto';
+  const pretty = format === 'pretty' || (format === 'auto' && terminal);
   return {
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { req: requestSerializer },
+    ...(pretty ? { transport: { target: 'pino-pretty', options: PRETTY_OPTIONS } } : {}),
   };
 }
+
+/** How pino-pretty prints a line: the time of day, the level, the message and its fields. */
+export const PRETTY_OPTIONS = { colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } as const;
 
 // A request id from a client or proxy is kept only if it is short and plain (it ends up in logs).
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
