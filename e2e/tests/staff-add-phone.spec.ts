@@ -3,19 +3,26 @@ import { openSignedIn } from './helpers';
 import { chooseOption, expectAccessible, pressButton, typeInto, watchCsp } from './support/portal';
 
 /**
- * Phones on the embedded default (builtin MFA provider, issue 6): it has no phone channel, so the portal
- * says so plainly, still checks a number, and offers no push anywhere, as GET /api/me/capabilities says.
- * (The same journeys with a phone that takes pushes run on the Duo stand-in.)
+ * Phones by number on the embedded default (builtin MFA provider): it adds no phone by number (its phones
+ * are the portal's own app, Portal Authenticator), so the page says so plainly and points to the app, still
+ * checks a number, and offers no push for a phone that cannot take one (an authenticator app).
+ * (Phones by number, with push, run on the Duo stand-in; the portal's app in portal-authenticator.spec.ts.)
  */
 const BOB = 'bob@example.com';
 
-test('bob learns that phones cannot be added here, checks his number from the keyboard, and is offered no push', async ({ page }) => {
+test('bob learns that phones are not added by number here, is pointed to the portal’s app, checks his number, and is offered no push for his authenticator app', async ({
+  page,
+}) => {
   const csp = watchCsp(page);
   await openSignedIn(page, BOB);
   await page.goto('/devices/add/phone');
   await expect(page.getByRole('heading', { level: 1, name: 'Add a phone' })).toBeVisible();
   await expect(page.getByText('Phones cannot be added here')).toBeVisible();
-  await expect(page.getByText(/it cannot send pushes or text messages/)).toBeVisible();
+  await expect(page.getByText(/This portal does not add phones by number/)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'set up Portal Authenticator' })).toHaveAttribute(
+    'href',
+    '/devices/add/portal-authenticator',
+  );
   await expect(page.getByRole('button', { name: 'Add the phone' })).toHaveCount(0);
   await expect(page.getByLabel('Country or region')).toHaveValue('US');
   await typeInto(page, 'Phone number', '(201) 555-0123');
