@@ -4,7 +4,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AuthenticatorActivation, AuthenticatorActivationState, Device } from '@mfa-portal/shared';
 import { findDialog } from '../../lib/test/dialogs';
-import { apiError, capabilitiesOf, json, type FakeApi } from '../../lib/test/fake-api';
+import { apiError, json, type FakeApi } from '../../lib/test/fake-api';
+import { builtinWithApp, pixel } from '../../lib/test/portal-authenticator';
 import { renderPortal } from '../../test/render-portal';
 import { profile } from '../../test/fixtures';
 import { activationPolling } from './api/get-authenticator-app-activation';
@@ -20,25 +21,11 @@ const activation = (n = 1): AuthenticatorActivation => ({
   qrSvg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M0 0h${n}v1H0z"/></svg>`,
   expiresAt: '2025-05-01T14:15:00.000Z',
 });
-const pixel: Device = {
-  id: 'd7',
-  kind: 'phone',
-  name: 'Pixel 8',
-  capabilities: ['push', 'passcode'],
-  phoneNumber: null,
-  platform: 'android',
-  serial: null,
-  tokenType: null,
-  app: 'portal_authenticator',
-  createdAt: '2025-05-01T14:06:00.000Z',
-  lastUsedAt: null,
-};
 const state = (s: AuthenticatorActivationState['state'], device: Device | null = null): AuthenticatorActivationState => ({
   state: s,
   expiresAt: '2025-05-01T14:15:00.000Z',
   device,
 });
-const builtinWithApp = () => json({ ...capabilitiesOf('builtin'), push: true, authenticatorApp: true });
 const stepUpOk = () =>
   json({
     active: true,
