@@ -2,6 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startServer } from './server-process.js';
+import { freePort } from './support/free-port.js';
 
 /**
  * SIGTERM with requests in flight, on a real server process: readiness goes down, new connections
@@ -60,7 +61,7 @@ const refused = (port: number) =>
 
 describe('graceful shutdown (SIGTERM)', () => {
   it('answers the requests in flight, refuses new connections, closes the database and exits 0', async () => {
-    const port = 9511;
+    const port = await freePort();
     const p = startServer(port, { TLS: 'off', METRICS_TOKEN: TOKEN, SHUTDOWN_GRACE_SECONDS: '30' });
     try {
       await p.waitFor(/is running at/);
@@ -84,7 +85,7 @@ describe('graceful shutdown (SIGTERM)', () => {
   }, 120_000);
 
   it('gives up on a request still running after SHUTDOWN_GRACE_SECONDS and exits', async () => {
-    const port = 9512;
+    const port = await freePort();
     const p = startServer(port, { TLS: 'off', METRICS_TOKEN: TOKEN, SHUTDOWN_GRACE_SECONDS: '1' });
     try {
       await p.waitFor(/is running at/);

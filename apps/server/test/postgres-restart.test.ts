@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { authorizeUrl, pkce } from './oidc-test-client.js';
 import { startServer, type ServerProcess } from './server-process.js';
 import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from './throwaway-postgres.js';
+import { freePort } from './support/free-port.js';
 
 /**
  * PostgreSQL restarts under a bounded write load, on a real server process and a throw-away cluster
@@ -13,8 +14,7 @@ import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPo
  */
 
 const unavailable = throwawayPostgresUnavailable();
-const PG_PORT = 9541;
-const APP_PORT = 9542;
+const APP_PORT = await freePort();
 /** Longest a request may take: the configured connect/query timeouts are well below it. */
 const CLIENT_TIMEOUT_MS = 20_000;
 
@@ -54,7 +54,7 @@ function request(method: string, path: string, opts: { body?: string; headers?: 
 
 describe.skipIf(unavailable !== null)(`PostgreSQL restart under load${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   it('answers 503 during the outage, reports it in /readyz, recovers without a restart, loses no acknowledged write', async () => {
-    cluster = createThrowawayPostgres(PG_PORT);
+    cluster = createThrowawayPostgres(await freePort());
     cluster.start();
     server = startServer(APP_PORT, {
       DATABASE_URL: cluster.url,

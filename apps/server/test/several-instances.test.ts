@@ -7,6 +7,7 @@ import { totpCode } from '../src/mfa/common/otp.js';
 import { passwordStep, redeem, secondFactorStep } from './journey.js';
 import { PROCESS_MFA_SECRETS_KEY, startServer, type ServerProcess } from './server-process.js';
 import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from './throwaway-postgres.js';
+import { freePort } from './support/free-port.js';
 
 /**
  * Two server processes on one PostgreSQL (a throw-away cluster of this test), as behind a load
@@ -14,9 +15,8 @@ import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPo
  */
 
 const unavailable = throwawayPostgresUnavailable();
-const PG_PORT = 9551;
-const A = 9552;
-const B = 9553;
+const A = await freePort();
+const B = await freePort();
 const PASSWORD = 'several-instances-pw';
 const env = (cluster: ThrowawayPostgres) => ({
   DATABASE_URL: cluster.url,
@@ -41,7 +41,7 @@ async function api(port: number, token: string, method: string, path: string, bo
 
 describe.skipIf(unavailable !== null)(`two instances on one PostgreSQL${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   beforeAll(async () => {
-    cluster = createThrowawayPostgres(PG_PORT);
+    cluster = createThrowawayPostgres(await freePort());
     cluster.start();
     // One after the other: the first migrates and seeds the demo staff.
     servers.push(startServer(A, env(cluster)));

@@ -8,6 +8,7 @@ import { UnsecuredJWT } from 'jose';
 import { repoRoot } from '../../src/lib/paths.js';
 import { EntraStandin } from './entra-standin.js';
 import { newSigningKey } from './entra-tokens.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * (Not *.int.test.ts: it starts its own server process on fixed ports, so it runs once, not per database.)
@@ -15,7 +16,7 @@ import { newSigningKey } from './entra-tokens.js';
  * NODE_EXTRA_CA_CERTS its certificate) sent tokens that Entra would and would not issue, signed with
  * the stand-in's keys and fetched from its published key set as from login.microsoftonline.com.
  */
-const PORT = 9812;
+const PORT = await freePort();
 const BOB = 'bob@example.com';
 let standin: EntraStandin;
 let server: ChildProcess;
