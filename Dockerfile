@@ -3,7 +3,7 @@
 # apps/server/dist by `npm run build`) serving the built web application. Multi-stage: the builds and
 # the dev dependencies stay behind.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 # 1. Build the web application and the server (needs every workspace's dev dependencies).
 FROM ${NODE_IMAGE} AS build
