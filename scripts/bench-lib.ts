@@ -39,9 +39,13 @@ export function stats(samples: number[]) {
   return { n: s.length, mean: +mean.toFixed(2), p50: +q(0.5).toFixed(2), p95: +q(0.95).toFixed(2), max: +s[s.length - 1]!.toFixed(2) };
 }
 
-/** A throw-away database: PGlite in memory, or a fresh database made (and dropped) on BENCH_DATABASE_URL. */
-export async function benchDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
-  const url = process.env.BENCH_DATABASE_URL;
+/**
+ * A throw-away database: PGlite in memory, or a fresh database made (and dropped) on `url`
+ * (BENCH_DATABASE_URL unless given; null: PGlite).
+ */
+export async function benchDatabase(
+  url: string | null = process.env.BENCH_DATABASE_URL ?? null,
+): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
   if (!url) {
     const database = await openDatabase({});
     return { database, drop: async () => {} };

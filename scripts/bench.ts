@@ -6,8 +6,9 @@
  *   --events M       audit events for export and verification (default 1000000)
  *   --duration S     seconds of load per throughput figure (default 5)
  *   --connections C  concurrent keep-alive connections (default 100)
- *   --only LIST      api,audit,lighthouse,start,push (default: all)
+ *   --only LIST      api,audit,lighthouse,start,push,signins,audited (default: all)
  *   --pushes N       pushes for the push latency figure (default 100, at most 500)
+ *   --signins N      sign-ins for the sign-ins per second figure, each a different user (default 200, at most 2000)
  *
  * Database: BENCH_DATABASE_URL (a PostgreSQL role that may create databases: a throw-away database is
  * made and dropped), else PGlite in memory. Servers listen on loopback: BENCH_PORT (default 9443; the
@@ -36,6 +37,8 @@ import { benchDatabase } from './bench-lib.js';
 import { load, type LoadResult } from './bench-load.js';
 import { lighthouseScores, startTimes } from './bench-browser.js';
 import { pushBench } from './bench-push.js';
+import { signInRateBench } from './bench-signin-rate.js';
+import { auditedChangesBench } from './bench-audited.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,8 +46,9 @@ const { values } = parseArgs({
     events: { type: 'string', default: '1000000' },
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '100' },
-    only: { type: 'string', default: 'api,audit,lighthouse,start,push' },
+    only: { type: 'string', default: 'api,audit,lighthouse,start,push,signins,audited' },
     pushes: { type: 'string', default: '100' },
+    signins: { type: 'string', default: '200' },
   },
 });
 const USERS = Number(values.users);
@@ -193,6 +197,17 @@ async function main() {
           referenceP99: pct(roundTrips, 0.99),
         });
       }
+    }
+
+    // Sign-ins per second against bare password hashes (bench-signin-rate.ts), and audited changes per
+    // second against the same change without its audit append (bench-audited.ts), in the grown organisation.
+    if (ONLY.has('signins')) {
+      const figures = await signInRateBench({ database, dataDir, password: PASSWORD, count: Number(values.signins) });
+      for (const r of figures) report(r.name, r.figure, r.unit, r.reference, r.referenceName, r.extra);
+    }
+    if (ONLY.has('audited')) {
+      for (const r of await auditedChangesBench({ database, dataDir, password: PASSWORD, durationMs: DURATION_MS }))
+        report(r.name, r.figure, r.unit, r.reference, r.referenceName, r.extra);
     }
 
     if (ONLY.has('audit')) {

@@ -4,6 +4,8 @@ import { createTestDatabase } from '../../test/database.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { verifyPassword } from '../idp/password.js';
 import { deviceSecretAad, tokenSeedAad } from '../mfa/builtin/builtin-provider.js';
+import { verifyBuiltinPasscode } from '../mfa/builtin/verify-passcode.js';
+import { totpCode } from '../mfa/common/otp.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createAuditService } from '../modules/audit/audit.service.js';
 import { ORG_DOMAIN } from './org-data.js';
@@ -50,13 +52,21 @@ describe('seedOrganisation (npm run seed:org)', () => {
     expect(tokens.every((t) => t.status === 'assigned' && t.user_id)).toBe(true);
     // Sealed with the provider's key and binding, so the store can open them.
     expect(box.open(tokens[0]!.seed_sealed, tokenSeedAad(tokens[0]!.id))).toHaveLength(20);
+    // An authenticator app's secret is Base32 text (20 bytes), and the provider's passcode check accepts its code.
     const app = await database.db
-      .selectFrom('mfa_device')
-      .selectAll()
-      .where('kind', '=', 'authenticator')
+      .selectFrom('mfa_device as d')
+      .innerJoin('mfa_user as u', 'u.id', 'd.user_id')
+      .select(['u.username', 'd.id', 'd.secret_sealed'])
+      .where('d.kind', '=', 'authenticator')
+      .where('u.status', '=', 'active')
       .limit(1)
       .executeTakeFirstOrThrow();
-    expect(box.open(app.secret_sealed!, deviceSecretAad(app.id))).toHaveLength(20);
+    const secret = box.open(app.secret_sealed!, deviceSecretAad(app.id)).toString('utf8');
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    const deps = { keys: { box, bypassPepper: randomBytes(32) }, policy: { maxFailures: 5, lockMinutes: 15 } };
+    const now = new Date();
+    const outcome = await verifyBuiltinPasscode(database.db, deps, app.username, totpCode(secret, now), { now });
+    expect(outcome).toMatchObject({ ok: true, method: 'totp', deviceId: app.id });
     const surnames = await database.db.selectFrom('idp_account').select('family_name').execute();
     const frequency = new Map<string, number>();
     for (const s of surnames) frequency.set(s.family_name, (frequency.get(s.family_name) ?? 0) + 1);

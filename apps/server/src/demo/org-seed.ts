@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { hashPassword } from '../idp/password.js';
 import { deviceSecretAad, tokenSeedAad } from '../mfa/builtin/builtin-provider.js';
+import { generateTotpSecret } from '../mfa/common/otp.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { chainHash, type AuditEvent } from '../modules/audit/audit-chain.js';
 import { ORG_DOMAIN, orgUser, pickEvent, prng, type OrgUser } from './org-data.js';
@@ -156,7 +157,8 @@ async function insertUsers(trx: Kysely<Database>, users: OrgUser[], passwordHash
           kind: 'authenticator',
           name: d.name,
           caps: 'passcode',
-          secret: box.seal(randomBytes(20), deviceSecretAad(id)),
+          // Base32 text, as an enrolment stores it and the passcode check reads it (raw bytes cannot be checked).
+          secret: box.seal(generateTotpSecret(), deviceSecretAad(id)),
         });
       } else {
         const tokenId = randomUUID();

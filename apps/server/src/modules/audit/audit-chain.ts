@@ -61,6 +61,15 @@ export function canonicalAuditEvent(event: AuditEvent): string {
   return canonical(event);
 }
 
+/**
+ * The canonical text of an event already stored, exactly as its hash was taken: without the secret
+ * check, which was made when the event was written (a rule added since must not make a stored event
+ * unreadable, e.g. to a SIEM stream that sends it later).
+ */
+export function storedCanonicalText(event: AuditEvent): string {
+  return canonical(event);
+}
+
 /** `sha256(prevHash + canonicalAuditEvent(event))`, lowercase hex. */
 export function chainHash(prevHash: string, event: AuditEvent): string {
   if (!HASH_PATTERN.test(prevHash)) throw new TypeError('prevHash must be 64 lowercase hex digits.');

@@ -6,7 +6,7 @@ import { assertNoSecrets, chainHash, type AuditEvent, type ChainedAuditEvent, ty
 import { walkChain, type ChainVerificationMode } from './chain-verification.js';
 import { auditRepository, type AuditFilter } from './audit.repository.js';
 import { toChainedEvent } from './audit-row.js';
-import { currentRequestMeta } from '../../lib/request-meta.js';
+import { currentRequestMeta, requestAuditDetails } from '../../lib/request-meta.js';
 
 export type { AuditFilter } from './audit.repository.js';
 export { toChainedEvent } from './audit-row.js';
@@ -87,7 +87,10 @@ export interface AuditService {
 export const auditFaultsForTests: { beforeAppend: ((entry: AuditEntry) => void) | null } = { beforeAppend: null };
 
 export function prepareAuditEntry(entry: AuditEntry): AuditEntry {
-  const details = entry.details ? storableDetails(entry.details) : null;
+  // What the request adds to its actor's events (the unit that allowed an admin action); the entry's own details win.
+  const extra = requestAuditDetails(entry.actor?.upn);
+  const given = extra ? { ...extra, ...entry.details } : entry.details;
+  const details = given ? storableDetails(given) : null;
   if (details) assertNoSecrets(details);
   return {
     actor: entry.actor ? { upn: storableText(entry.actor.upn), roles: entry.actor.roles.map(storableText) } : null,
@@ -112,9 +115,9 @@ async function appendOn(
   const details = entry.details ?? null;
   const now = opts.now ?? new Date();
   const r = auditRepository(trx);
-  const head = await r.lockHead();
+  const head = await r.lockHeadForAppend();
   if (!head) throw new Error('audit_head is missing: the audit log cannot be appended to');
-  const id = await r.nextId();
+  const id = head.nextId;
   const event: AuditEvent = {
     id: String(id),
     occurredAt: now,
@@ -130,7 +133,7 @@ async function appendOn(
     userAgent: entry.userAgent ?? null,
   };
   const hash = chainHash(head.hash, event);
-  await r.insert({
+  await r.appendAndMoveHead({
     id,
     occurred_at: now,
     actor_upn: event.actorUpn,
@@ -146,7 +149,6 @@ async function appendOn(
     prev_hash: head.hash,
     hash,
   });
-  await r.setHead(hash, id, now);
   const chained = { ...event, prevHash: head.hash, hash };
   // What the hook writes (the notification outbox) commits or rolls back with the event.
   await opts.afterAppend?.(trx, chained);
