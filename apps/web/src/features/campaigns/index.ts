@@ -1,0 +1,2 @@
+/** Public surface of the enrolment campaigns feature: the banner shown after sign-in. */
+export { CampaignBanner } from './components/CampaignBanner';
