@@ -16,6 +16,8 @@ const ADMIN = 'admin@example.com';
 const TICKET = 'AUD-3001';
 const ACTION = onDuo ? 'admin.user.create_bypass_codes' : 'admin.inventory.import';
 const ACTION_LABEL = onDuo ? 'Bypass codes issued' : 'Tokens imported';
+/** The family of ACTION in the action filter's words (admin.user.* or admin.inventory.*). */
+const ACTION_FAMILY = onDuo ? 'Everything the service desk did for a person' : 'Hardware token inventory (import, unassign, retire)';
 
 test('admin finds an event in the audit log, exports it as CSV, and the chain verifies', { tag: '@both' }, async ({ page }) => {
   const csp = watchCsp(page);
@@ -49,8 +51,9 @@ test('admin finds an event in the audit log, exports it as CSV, and the chain ve
     await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeFocused();
     await expect(page.getByRole('table', { name: 'Audit events, newest first' })).toBeVisible();
     await expectAccessible(page, 'the audit log');
-    await typeInto(page, 'Done by (sign-in name)', ADMIN);
-    await typeInto(page, 'Action', `${ACTION.slice(0, ACTION.lastIndexOf('.'))}.*`);
+    // Part of the name is enough, and the family of actions is chosen by its name.
+    await typeInto(page, 'Done by', 'admin@');
+    await chooseOption(page, 'Action', ACTION_FAMILY);
     await chooseOption(page, 'Outcome', 'Done');
     await pressButton(page, 'Show events');
     const table = page.getByRole('table', { name: 'Audit events, newest first' });

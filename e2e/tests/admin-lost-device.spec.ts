@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { answerPasscode, nextPasscode, onDuo, openSignedIn, rememberAuthenticator, signInAt, tokenName } from './helpers';
-import { justify, tokenChoice } from './support/admin';
+import { justify, showActivity, tokenChoice } from './support/admin';
 import {
   chooseOption,
   chooseRadio,
@@ -98,6 +98,7 @@ test(
 
     await test.step("each step is in grace's activity on her page", async () => {
       await followLink(desk, "Back to the user's page");
+      await showActivity(desk);
       const activity = desk.getByRole('table', { name: /latest events about grace@example.com/ });
       await expect(activity).toContainText('Lost device removed');
       await expect(activity).toContainText('Lost-device code issued');

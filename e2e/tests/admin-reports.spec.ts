@@ -43,6 +43,8 @@ test('admin reads the enrolment reports and downloads a list as CSV', async ({ p
     await expect(without.getByRole('row').filter({ hasText: 'nomfa@example.com' })).toContainText('No MFA account yet');
     // The security e-mail outbox: this portal sends to the suite's SMTP server (e2e/mailbox.setup.ts).
     await expect(page.getByRole('region', { name: 'Security e-mail', exact: true })).toContainText('Staff are told by e-mail');
+    // Audit to a SIEM: neither stream is configured in this lane.
+    await expect(page.getByRole('region', { name: 'Audit to a SIEM', exact: true })).toContainText('Audit to a SIEM is switched off');
     await expectAccessible(page, 'the reports');
   });
 

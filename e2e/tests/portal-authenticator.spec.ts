@@ -314,7 +314,7 @@ test('the helpdesk verifies a caller with a push to Portal Authenticator', async
   await expect(card).toContainText('Helpdesk check by Hana Helpdesk');
   await phone.getByLabel('Type the number shown on your screen').fill(number);
   await phone.getByRole('button', { name: 'Approve' }).click();
-  await expect(region.locator('.success-box')).toContainText('Verified');
+  await expect(region.getByRole('status').filter({ hasText: 'Verified by' })).toContainText('Verified by push at');
   await helpdeskCtx.close();
   await close();
 });

@@ -216,13 +216,14 @@ test('a SCIM user enrols the first device with an enrolment pass, is deactivated
     const desk = await signedIn(browser, DESK, `/admin/users/${NEWHIRE}/`);
     await expect(desk.getByRole('heading', { level: 1, name: 'Newhire Example' })).toBeVisible();
     await expect(desk.getByText("The organisation's directory (SCIM provisioning)")).toBeVisible();
-    // Verify, then issue (issue 14): the new hire has no device yet, so the helpdesk records how it
-    // checked who they are (a photo ID on a video call), with the ticket; then the pass can be issued.
+    // Verify, then issue: the new hire has no device yet, so the helpdesk records how it checked who
+    // they are (a photo ID on a video call) with the call's ticket; then the pass can be issued.
+    const region = desk.getByRole('region', { name: 'Verify the caller' });
     const manual = desk.locator('form#verify-manually');
+    await typeInto(desk, 'Ticket reference', 'INC-2001', region);
     await chooseOption(desk, 'How you verified them', 'photo ID on a video call', manual);
-    await typeInto(desk, 'Ticket reference', 'INC-2001', manual);
     await pressButton(desk, 'Record the verification', manual);
-    await expect(desk.getByText('Identity verified: you may issue codes and change their devices')).toBeVisible();
+    await expect(region.getByText(/Verified by photo ID on a video call at .+ \(ticket INC-2001\)\.$/)).toBeVisible();
     await desk.getByRole('button', { name: 'Issue an enrolment pass' }).click();
     const dialog = desk.getByRole('dialog', { name: `Issue an enrolment pass for ${NEWHIRE}` });
     await dialog.getByLabel('Reason').fill('New starter, identity checked on a video call');
@@ -268,7 +269,7 @@ test('a SCIM user enrols the first device with an enrolment pass, is deactivated
     const admin = await signedIn(browser, BOSS, `/admin/users/${NEWHIRE}/`);
     await expect(admin.getByText('No such user is known to the portal or the MFA provider.')).toBeVisible();
     await admin.goto('/admin/audit');
-    await admin.getByLabel('About (sign-in name)').fill(NEWHIRE);
+    await admin.getByLabel('About', { exact: true }).fill(NEWHIRE);
     await admin.getByRole('button', { name: 'Show events' }).click();
     const table = admin.getByRole('table');
     for (const action of [

@@ -25,7 +25,7 @@ test.describe('signing in as a member of staff', { tag: '@both' }, () => {
     // The shell sends an unauthenticated visitor straight to the identity provider.
     await signInAt(page, 'bob@example.com');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Bob');
-    await expect(page.getByText('iPhone 15')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 3, name: 'iPhone 15' })).toBeVisible();
     await expect(page.getByText(tokenName('D100-0001'))).toBeVisible();
     expect(new URL(page.url()).pathname).toBe('/');
     // The shell's calls of the spec were made, in order.
@@ -93,7 +93,7 @@ test.describe('signing in as a member of staff', { tag: '@both' }, () => {
     const calls: string[] = [];
     page.on('request', (r) => calls.push(new URL(r.url()).pathname));
     await page.reload();
-    await expect(page.getByText('iPhone 15')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 3, name: 'iPhone 15' })).toBeVisible();
     expect(visitedLogin).toEqual([]);
     // One start-up per page load (issue 16): each settings call and the profile call exactly once.
     await page.waitForLoadState('networkidle');

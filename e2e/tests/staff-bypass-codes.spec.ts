@@ -33,6 +33,9 @@ test('bob creates, copies and revokes bypass codes; more than 7 days is refused'
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().includes('/api/me/bypass-codes')) posts.push(r.url());
     });
+    // One code for a day, said in a sentence; the numbers are behind "More options".
+    await expect(page.getByText('You will get 1 code. It works once and stays valid for 1 day.')).toBeVisible();
+    await pressButton(page, 'More options');
     await typeInto(page, 'Number of hours or days the codes stay valid', '8');
     await pressButton(page, 'Create codes');
     await expect(page.getByText('Bypass codes can stay valid for at most 7 days. Please choose a shorter time.')).toBeVisible();
@@ -102,7 +105,7 @@ test('bob creates, copies and revokes bypass codes; more than 7 days is refused'
     await expect(page.getByRole('region', { name: 'Bypass codes', exact: true })).toContainText(
       `You have ${before + 1} active bypass code`,
     );
-    await expect(page.getByText('iPhone 15')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 3, name: 'iPhone 15' })).toBeVisible();
     await expect(page.getByText(tokenName('D100-0001'))).toBeVisible();
   });
   expect(csp.violations()).toEqual([]);

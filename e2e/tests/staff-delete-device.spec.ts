@@ -34,8 +34,13 @@ test('erin removes her old phone after confirming it is her with her token', { t
   await expect(page.getByRole('article', { name: tokenName('D100-0004') })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Your backup plan' })).toContainText('You have only one device');
 
+  // One entry: the removal, with the confirmation it asked for among its steps.
   await page.goto('/activity');
-  await expect(page.getByText('Removed the device “Old phone”')).toBeVisible();
-  await expect(page.getByText('Confirmed it was you before a change')).toBeVisible();
+  const removed = page
+    .getByRole('list', { name: 'Your activity, newest first' })
+    .locator(':scope > li')
+    .filter({ hasText: 'You removed the device “Old phone”' });
+  await removed.getByRole('button', { name: 'Details' }).click();
+  await expect(removed.getByRole('list', { name: 'What happened, step by step' })).toContainText(/You confirmed it was you with /);
   expect(csp.violations()).toEqual([]);
 });

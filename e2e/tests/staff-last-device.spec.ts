@@ -45,7 +45,9 @@ test('frank is told what removing his only device means before it is removed', {
   // Gone from the list (the banner that says so lasts a few seconds only).
   await expect(page.getByRole('button', { name: `Remove “${ONLY}”` })).toHaveCount(0);
   await expect(page.getByText('You have not added a device yet')).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Your backup plan' })).toContainText('You cannot confirm it is you yet');
+  // With no device left, the overview no longer says "Active": a password alone signs frank in now.
+  await expect(page.getByRole('region', { name: 'Your multi-factor status' })).toContainText('Not protected yet');
+  await expect(page.getByRole('region', { name: 'Your backup plan' })).toHaveCount(0);
   await expectAccessible(page, 'the overview after removing the last device');
   expect(csp.violations()).toEqual([]);
 });

@@ -135,8 +135,16 @@ test('judy adds a passkey, signs in with it, steps up with it and removes it', a
   await expect(page.getByRole('button', { name: 'Remove “Work laptop”' })).toHaveCount(0);
   await expect(laptop).toHaveCount(0);
 
+  // One entry: the removal, confirmed with the passkey.
   await page.goto('/activity');
-  await expect(page.getByText('Confirmed it was you before a change')).toBeVisible();
+  const removed = page
+    .getByRole('list', { name: 'Your activity, newest first' })
+    .locator(':scope > li')
+    .filter({ hasText: 'You removed the device “Work laptop”' });
+  await removed.getByRole('button', { name: 'Details' }).click();
+  await expect(removed.getByRole('list', { name: 'What happened, step by step' })).toContainText(
+    'You confirmed it was you with a passkey or security key',
+  );
   expect(csp.violations()).toEqual([]);
 });
 

@@ -21,11 +21,11 @@ test("carol reports an event that wasn't her, locks her account, and the securit
   await followLink(page, 'Activity', page.getByRole('navigation', { name: 'Main' }));
   await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
 
-  // The newest event shows where it came from, and offers "This wasn't me".
-  const newest = page.getByRole('main').getByRole('listitem').first();
+  // The newest entry shows where it came from, and offers "Doesn't look like you?".
+  const newest = page.getByRole('list', { name: 'Your activity, newest first' }).locator(':scope > li').first();
   await expect(newest).toContainText('127.0.0.1');
   await expect(newest).toContainText(/Chrom/);
-  const report = newest.getByRole('button', { name: /^This wasn't me: / });
+  const report = newest.getByRole('button', { name: /^Doesn't look like you\? / });
   await tabTo(page, report);
   await page.keyboard.press('Enter');
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meTestApp, type MeTestApp } from '../test/me-api.js';
 
-const ROUTES: Array<[method: 'get' | 'post' | 'patch' | 'delete', path: string]> = [
+const ROUTES: Array<[method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string]> = [
   ['get', '/api/me/devices'],
   ['post', '/api/me/devices/authenticator'],
   ['post', '/api/me/devices/authenticator/{enrolmentId}/confirm'],
@@ -19,6 +19,8 @@ const ROUTES: Array<[method: 'get' | 'post' | 'patch' | 'delete', path: string]>
   ['post', '/api/me/activity/{id}/report'],
   ['post', '/api/me/sign-out'],
   ['get', '/api/me/capabilities'],
+  ['get', '/api/me/default-method'],
+  ['put', '/api/me/default-method'],
   ['post', '/api/me/devices/phone'],
   ['get', '/api/me/devices/{id}/activation'],
   ['post', '/api/me/devices/{id}/activation/sms'],
@@ -37,6 +39,9 @@ const ROUTES: Array<[method: 'get' | 'post' | 'patch' | 'delete', path: string]>
   ['post', '/api/me/devices/authenticator-app'],
   ['get', '/api/me/devices/authenticator-app/{activationId}'],
   ['get', '/api/me/push/{txid}/events'],
+  ['get', '/api/me/factor-policy'],
+  ['get', '/api/me/campaign'],
+  ['post', '/api/me/campaign/{id}/snooze'],
 ];
 
 describe('GET /api/docs', () => {

@@ -26,7 +26,9 @@ import { metricsRoutes } from './modules/metrics/metrics.routes.js';
 import { buildMetricsServer } from './modules/metrics/metrics.server.js';
 import { canonicalScimUrl } from './modules/scim/scim-paths.js';
 import { scimDisabledRoutes, scimRoutes } from './modules/scim/scim.routes.js';
+import type { CampaignScheduler } from './modules/campaigns/campaign-scheduler.js';
 import type { NotificationSender } from './modules/notifications/notification-sender.js';
+import type { SiemService } from './modules/siem/siem.service.js';
 import { installReadCaches } from './read-caches.js';
 import { meteredServices, readinessChecks, tokenVerifiersFor, errorTranslator } from './services.js';
 
@@ -42,6 +44,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Override the MFA provider (tests of later adapters). */
   mfa?: MfaProvider;
+  /** The time the enrolment campaigns and the e-mail sender go by (tests move it); the real time by default. */
+  clock?: () => Date;
 }
 
 declare module 'fastify' {
@@ -57,6 +61,10 @@ declare module 'fastify' {
     changeFeed: ChangeFeed | null;
     /** The security notification sender (null when SMTP_URL is unset); stopped on close. */
     notificationSender: NotificationSender | null;
+    /** Audit to a SIEM: the delivery of each stream switched on; stopped on close. */
+    siem: SiemService;
+    /** The enrolment campaigns' e-mails and progress; stopped on close. */
+    campaignScheduler: CampaignScheduler;
   }
 }
 
@@ -90,7 +98,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installRequestLogging(app, { requestIdHeader: config.requestIdHeader });
   // The User-Agent of the request in progress, for every audit event it causes.
   installRequestMeta(app);
-  const services = meteredServices(config, database, { ...(opts.mfa ? { mfa: opts.mfa } : {}), log: app.log });
+  const services = meteredServices(config, database, {
+    ...(opts.mfa ? { mfa: opts.mfa } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    log: app.log,
+  });
   const { metrics, mfa } = services;
   installHttpMetrics(app, metrics);
 
@@ -113,6 +125,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           sessions: services.sessions,
           pushes: services.pushes,
           pushEvents: services.pushEvents,
+          defaultMethod: services.defaultMethod,
+          factorPolicy: services.factorPolicy,
         })
       : undefined;
   const { verify, verifyProfile } = await tokenVerifiersFor(services, { idp });
@@ -161,6 +175,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.addHook('onReady', async () => sender.start());
     app.addHook('onClose', async () => sender.stop());
   }
+  // Audit to a SIEM, sent the same way; stopping cuts a send in progress (its events stay pending).
+  const { siem } = services;
+  app.decorate('siem', siem);
+  app.addHook('onReady', async () => siem.start());
+  app.addHook('onClose', async () => siem.stop());
+  // Enrolment campaigns: their e-mails go through the outbox above; a pass in progress ends before close.
+  const { campaignScheduler } = services;
+  app.decorate('campaignScheduler', campaignScheduler);
+  app.addHook('onReady', async () => campaignScheduler.start());
+  app.addHook('onClose', async () => campaignScheduler.stop());
 
   const prefix = config.basePath.replace(/\/$/, '');
   await app.register(settingsRoutes, { prefix, config });

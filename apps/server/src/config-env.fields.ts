@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serviceDeskLinkProblem, serviceDeskTextProblem } from '@mfa-portal/shared';
 
 /** Field types the environment schema (config-env.ts) and its parts share. */
 
@@ -39,3 +40,16 @@ export const duoHost = z
     'must be the API hostname, e.g. api-xxxxxxxx.duosecurity.com (without https://)',
   );
 export const duoBaseUrl = z.url({ message: 'must be an absolute http(s) URL' }).regex(/^https?:\/\//, 'must be an absolute http(s) URL');
+
+// How staff reach the service desk: text shown as written, and an optional tel:, mailto: or https: link.
+export const serviceDeskText = z.string().superRefine((value, ctx) => {
+  const problem = serviceDeskTextProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+export const serviceDeskLink = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    const problem = serviceDeskLinkProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { parseKey } from './lib/secret-box.js';
-import { bool, csv, int } from './config-env.fields.js';
+import { bool, csv, int, serviceDeskLink, serviceDeskText } from './config-env.fields.js';
 import { checkWebPushEnv, mfaEnvFields } from './config-env.mfa.js';
+import { checkSiemEnv, siemEnvFields } from './config-env.siem.js';
 
 /**
  * The environment variables the server reads, with their defaults and rules (docs/configuration.md lists
@@ -84,6 +85,8 @@ export const envSchema = z
     ROLE_HELPDESK: z.string().min(1).optional(),
     ROLE_SOLUTION_ADMIN: z.string().min(1).optional(),
     RESTRICTED_ROLES: csv.optional(),
+    // Administrative units: a Helpdesk Administrator assigned to none reaches nobody (false: everyone, as without units).
+    HELPDESK_SCOPE_REQUIRED: bool.default(false),
     REDIRECT_WHITELIST: csv.optional(),
 
     ...mfaEnvFields,
@@ -115,6 +118,9 @@ export const envSchema = z
 
     SETUP_INSTRUCTIONS_URL: z.url().default('https://wiki.example.org/mfa/setup'),
     COMMUNITY_URL: z.url().default('https://community.example.org/mfa'),
+    // How staff reach the service desk, shown wherever the portal tells them to contact it.
+    SERVICE_DESK_CONTACT: serviceDeskText.optional(),
+    SERVICE_DESK_LINK: serviceDeskLink.optional(),
 
     // Security notifications by e-mail: off when SMTP_URL is unset.
     SMTP_URL: z
@@ -126,6 +132,8 @@ export const envSchema = z
     // Approximate locations of client addresses: "10.0.0.0/8=Head office;192.168.10.0/24=Branch office".
     IP_LOCATIONS: z.string().max(10_000).optional(),
     NOTIFY_POLL_SECONDS: int(1, 3600, 5),
+    // Audit to a SIEM: syslog over TLS and/or a signed webhook, each off while its URL is unset.
+    ...siemEnvFields,
 
     // Passkey attestation: FIDO metadata the portal checks a new authenticator's attestation against when
     // the WebAuthn policy lists allowed models. Unset: the list is advisory (the model is the authenticator's claim).
@@ -206,6 +214,7 @@ export const envSchema = z
         });
     }
     checkWebPushEnv(env, (key, message) => ctx.addIssue({ code: 'custom', path: [key], message }));
+    checkSiemEnv(env, (key, message) => ctx.addIssue({ code: 'custom', path: [key], message }));
     if (env.MFA_PROVIDER === 'duo') {
       for (const key of [
         'DUO_ADMIN_INTEGRATION_KEY',
@@ -224,6 +233,13 @@ export const envSchema = z
       }
       if (env.DUO_CA_FILE && !fs.existsSync(env.DUO_CA_FILE))
         ctx.addIssue({ code: 'custom', path: ['DUO_CA_FILE'], message: 'names no readable file' });
+    }
+    if (env.SERVICE_DESK_LINK && !env.SERVICE_DESK_CONTACT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SERVICE_DESK_LINK'],
+        message: 'is only used with SERVICE_DESK_CONTACT (the text the link is shown as)',
+      });
     }
     if (env.SCIM_ADOPT_PROTECTED && !env.SCIM_ADOPT_EXISTING) {
       ctx.addIssue({ code: 'custom', path: ['SCIM_ADOPT_PROTECTED'], message: 'is only used with SCIM_ADOPT_EXISTING=true' });

@@ -1,11 +1,20 @@
 import path from 'node:path';
-import { ENTRA_ROLE_HELPDESK, ENTRA_ROLE_SOLUTION_ADMIN, ROLE_HELPDESK, ROLE_SOLUTION_ADMIN, type RoleNames } from '@mfa-portal/shared';
+import {
+  ENTRA_ROLE_HELPDESK,
+  ENTRA_ROLE_SOLUTION_ADMIN,
+  ROLE_HELPDESK,
+  ROLE_SOLUTION_ADMIN,
+  type RoleNames,
+  type ServiceDeskContact,
+} from '@mfa-portal/shared';
 import { envSchema, type Env } from './config-env.js';
 import { parseIpLocations, type IpLocation } from './lib/ip-locations.js';
 import { duoConfigOf, mfaConfigOf, type DuoConfig, type MfaConfig } from './config.mfa.js';
+import { siemConfigOf, type SiemConfig } from './config.siem.js';
 
 export type { Env } from './config-env.js';
 export type { DuoApplicationConfig, DuoConfig, MfaConfig, WebPushConfig } from './config.mfa.js';
+export type { SiemConfig, SyslogStreamConfig, WebhookStreamConfig } from './config.siem.js';
 
 /**
  * Configuration is read from the environment once, validated, and frozen.
@@ -64,16 +73,22 @@ export interface AppConfig {
         requireMfaClaim: boolean;
       };
   roles: RoleNames;
+  /** HELPDESK_SCOPE_REQUIRED: a Helpdesk Administrator assigned to no administrative unit reaches nobody. */
+  helpdeskScopeRequired: boolean;
   redirectWhitelist: string[];
   mfaProvider: Env['MFA_PROVIDER'];
   mfa: MfaConfig;
   /** Set when MFA_PROVIDER=duo. */
   duo: DuoConfig | null;
   links: { setupInstructions: string; community: string };
+  /** How staff reach the service desk (SERVICE_DESK_CONTACT, SERVICE_DESK_LINK); null: not configured. */
+  serviceDesk: ServiceDeskContact | null;
   audit: { csvMaxRows: number };
   provisioning: ProvisioningConfig;
   /** Security notifications by e-mail; `smtpUrl` null: none are sent or queued. */
   notifications: NotificationsConfig;
+  /** Audit to a SIEM: syslog over TLS and a signed webhook, each null while off. */
+  siem: SiemConfig;
   /** Named networks for the approximate location of a client address (IP_LOCATIONS). */
   ipLocations: IpLocation[];
   /** FIDO metadata for passkey attestation; null files: none configured (the AAGUID allow-list is advisory). */
@@ -137,7 +152,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         const key = issue.path.join('.') || '(environment)';
         const got =
           typeof cleaned[key] === 'string'
-            ? ` (got "${key.includes('PASSWORD') || key.includes('SECRET') || key.includes('PRIVATE') || key.includes('PEPPER') || key.includes('TOKEN') || key === 'SMTP_URL' ? '***' : cleaned[key]}")`
+            ? ` (got "${key.includes('PASSWORD') || key.includes('SECRET') || key.includes('PRIVATE') || key.includes('PEPPER') || key.includes('TOKEN') || key === 'SMTP_URL' || key === 'AUDIT_WEBHOOK_URL' ? '***' : cleaned[key]}")`
             : '';
         return `${key}: ${issue.message}${got}`;
       }),
@@ -198,11 +213,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     changeFeedHeartbeatMs: env.CHANGE_FEED_HEARTBEAT_MS,
     idp,
     roles: rolesOf(env),
+    helpdeskScopeRequired: env.HELPDESK_SCOPE_REQUIRED,
     redirectWhitelist: env.REDIRECT_WHITELIST ?? uniq(['https://localhost', origin]),
     mfaProvider: env.MFA_PROVIDER,
     mfa: mfaConfigOf(env),
     duo: env.MFA_PROVIDER === 'duo' ? duoConfigOf(env) : null,
     links: { setupInstructions: env.SETUP_INSTRUCTIONS_URL, community: env.COMMUNITY_URL },
+    serviceDesk: env.SERVICE_DESK_CONTACT ? { text: env.SERVICE_DESK_CONTACT.trim(), link: env.SERVICE_DESK_LINK ?? null } : null,
     audit: { csvMaxRows: env.AUDIT_CSV_MAX_ROWS },
     provisioning: {
       mode: env.PROVISIONING,
@@ -220,6 +237,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       securityContact: env.SECURITY_CONTACT_EMAIL ?? null,
       pollSeconds: env.NOTIFY_POLL_SECONDS,
     },
+    siem: siemConfigOf(env, publicUrl),
     ipLocations,
     webauthnMetadata: {
       blobFile: env.WEBAUTHN_MDS_BLOB_FILE ?? null,

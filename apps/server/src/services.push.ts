@@ -35,7 +35,15 @@ export function pushTimeoutSeconds(config: AppConfig): number {
 
 export function buildPushService(
   config: AppConfig,
-  deps: { db: Kysely<Database>; mfa: MfaProvider; directory: Directory; locate: IpLocator; metrics: PortalMetrics | null },
+  deps: {
+    db: Kysely<Database>;
+    mfa: MfaProvider;
+    directory: Directory;
+    locate: IpLocator;
+    metrics: PortalMetrics | null;
+    /** The factor policy: a push to sign in or step up only to a phone the person may use. */
+    assertUsable?: PushServiceOptions['assertUsable'];
+  },
 ) {
   const options: PushServiceOptions = {
     timeoutSeconds: pushTimeoutSeconds(config),
@@ -48,6 +56,7 @@ export function buildPushService(
       intervalSeconds: PUSH_LIMIT_WINDOW_SECONDS,
     }),
     onStarted: (purpose) => deps.metrics?.pushesStarted.inc({ kind: purpose }),
+    ...(deps.assertUsable ? { assertUsable: deps.assertUsable } : {}),
   };
   return createPushService(deps.db, deps.mfa, options);
 }

@@ -30,7 +30,6 @@ import { createReportsService } from './modules/admin/reports/reports.service.js
 import { createTokensService } from './modules/admin/tokens/tokens.service.js';
 import { createUsersService } from './modules/admin/users/users.service.js';
 import { createChainVerificationService } from './modules/audit/chain-verification.service.js';
-import { createAuditService } from './modules/audit/audit.service.js';
 import { createBypassCodesService } from './modules/bypass-codes/bypass-codes.service.js';
 import type { FirstDeviceGate } from './modules/common/self-service.js';
 import { createErrorTranslator } from './modules/common/error-translator.js';
@@ -41,12 +40,7 @@ import { createEnrolmentPassService } from './modules/enrolment-pass/enrolment-p
 import { portalReadinessChecks } from './modules/health/health.checks.js';
 import { createHealthService } from './modules/health/health.service.js';
 import { createMetrics, type PortalMetrics } from './modules/metrics/metrics.registry.js';
-import {
-  cacheLookupRecorder,
-  withAuditMetrics,
-  withAuthenticationMetrics,
-  withProviderMetrics,
-} from './modules/metrics/metrics.recorders.js';
+import { cacheLookupRecorder, withAuthenticationMetrics, withProviderMetrics } from './modules/metrics/metrics.recorders.js';
 import { createNotificationsService } from './modules/notifications/notifications.service.js';
 import { createPhonesService } from './modules/phones/phones.service.js';
 import { createJitProvisioning } from './modules/provisioning/jit.service.js';
@@ -61,7 +55,12 @@ import { loadAttestationTrust } from './modules/webauthn/attestation-trust.js';
 import { createWebauthnPolicyService } from './modules/webauthn/webauthn-policy.service.js';
 import { createWebauthnService } from './modules/webauthn/webauthn.service.js';
 import { readCachesFor } from './read-caches.js';
+import { buildAuditLog } from './services.audit.js';
 import { buildAuthenticatorServices, buildPushService, pushDeliveryRecorder } from './services.push.js';
+import { buildAdminUnits } from './services.units.js';
+import { buildDefaultMethod } from './services.default-method.js';
+import { buildFactorPolicy } from './services.factor-policy.js';
+import { buildCampaigns } from './services.campaigns.js';
 
 /**
  * The one translator of failures into answers, given to the error handler: it knows the provider's
@@ -72,8 +71,8 @@ export function errorTranslator(config: AppConfig): ErrorTranslator {
   return createErrorTranslator({ stepUpMaxAgeSeconds: config.mfa.stepUpMaxAgeSeconds });
 }
 
-/** `mfa`: another provider than MFA_PROVIDER names (tests); `log`: where background jobs report a failed run. */
-export type ServicesOptions = { mfa?: MfaProvider; log?: Pick<FastifyBaseLogger, 'warn'> };
+/** `mfa`: another provider than MFA_PROVIDER names (tests); `log`: where jobs report a failed run; `clock`: campaigns' and e-mail's time. */
+export type ServicesOptions = { mfa?: MfaProvider; log?: Pick<FastifyBaseLogger, 'warn'>; clock?: () => Date };
 type ServicesDatabase = Pick<DatabaseHandle, 'db' | 'url' | 'poolStats'>;
 
 /**
@@ -106,22 +105,23 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
       const user = await directory.find(upn);
       return user?.email ? { email: user.email, displayName: user.displayName || null } : null;
     },
+    serviceDesk: config.serviceDesk,
+    now: opts.clock,
   });
-  const auditService = createAuditService(db, { afterAppend: notifications.afterAppend });
-  // Audit appends and chain verifications are counted when the app is metered.
-  const audit = metrics ? withAuditMetrics(auditService, metrics) : auditService;
+  // The audit log; every append also queues, in its transaction, its e-mail and its event for each SIEM stream.
+  const { audit, siem } = buildAuditLog(config, { db, notifications, metrics, log: opts.log });
   const { perUser, perAddress, windowSeconds } = config.mfa.verifyRateLimit;
   const verifyLimiter = (limit: number) => createDbRateLimiter(db, { name: 'verify', limit, intervalSeconds: windowSeconds });
   const limiters = { perUser: verifyLimiter(perUser), perAddress: verifyLimiter(perAddress) };
   // `sessions` is made below; a lockout happens only once requests are served.
   const onLockout = (upn: string) => sessions.revokeAll(upn, 'account_locked_out');
-  const verification = createVerificationService({ mfa, audit, limiters, onLockout });
+  const { factorPolicy, factorPolicyAdmin } = buildFactorPolicy({ db, mfa, audit }); // what each person may enrol and use
+  const verification = createVerificationService({ mfa, audit, limiters, onLockout, factorUse: factorPolicy.usableNow });
   const stepUp = createStepUpService(db, { maxAgeSeconds: config.mfa.stepUpMaxAgeSeconds });
   const policy = createPolicy(config.roles);
   const locate = createIpLocator(config.ipLocations);
-  const pushes = buildPushService(config, { db, mfa, directory, locate, metrics });
-  // The portal is the WebAuthn relying party: RP ID = its host, expected origin = its origin.
-  const rpUrl = new URL(config.publicUrl);
+  const pushes = buildPushService(config, { db, mfa, directory, locate, metrics, assertUsable: factorPolicy.assertDeviceUsable });
+  const rpUrl = new URL(config.publicUrl); // the WebAuthn relying party: RP ID = its host, expected origin = its origin
   // FIDO metadata (files the administrator supplies) is read and checked once; a bad file stops the start.
   const attestationTrust = loadAttestationTrust(config.webauthnMetadata);
   const webauthnPolicy = createWebauthnPolicyService({ db, audit, isProtected: policy.isProtected, attestationTrust });
@@ -140,9 +140,8 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
   // What any first device needs (a passkey too): one gate for every way of adding one.
   const firstDevice: FirstDeviceGate = { assertAllowed: (who, now) => enrolmentPasses.assertFirstDeviceAllowed(who, now) };
   const rp = { rpId: rpUrl.hostname, rpName: config.mfa.totpIssuer, origin: rpUrl.origin };
-  const webauthn = createWebauthnService({ db, mfa, audit, stepUp, verification, policy: webauthnPolicy, rp, firstDevice });
-  // Revoked at the API (every instance) and, with the embedded provider, its sessions and refresh tokens
-  // (with Entra, the portal keeps none: Entra's own sign-out and token lifetimes apply).
+  const webauthn = createWebauthnService({ db, mfa, audit, stepUp, verification, policy: webauthnPolicy, rp, firstDevice, factorPolicy });
+  // Revoked at the API (every instance) and the embedded provider's sessions (with Entra: Entra's sign-out and token lifetimes).
   const sessions = createSessionsService({
     db,
     ...(config.idp.mode === 'embedded' ? { endProviderSessions: createIdpSessionRevoker(db).revokeAll } : {}),
@@ -164,8 +163,10 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
     revokedBefore: (upn) => sessions.revokedBefore(upn),
   });
   const reports = createReportsService({ repo: reportsRepository(db), provider: mfa.name });
-  const self = { mfa, audit, stepUp, verification, pushes, totpIssuer: config.mfa.totpIssuer, firstDevice };
-  const authorization = createAdminAuthorization({ audit, directory, policy, hasSecondFactor: secondFactorRule(config.idp) });
+  const self = { mfa, audit, stepUp, verification, pushes, totpIssuer: config.mfa.totpIssuer, firstDevice, factorPolicy };
+  // Administrative units: whom a helpdesk member reaches, read from the database on every request.
+  const { scopes, ...adminUnits } = buildAdminUnits(config, { db, audit, policy, provider: mfa.name });
+  const authorization = createAdminAuthorization({ audit, directory, policy, scopes, hasSecondFactor: secondFactorRule(config.idp) });
   const { inventory } = bundle;
   const [portalUrl, verifications] = [config.publicUrl, identityVerifications];
   const contactNotified = notifications.enabled && config.notifications.securityContact !== null;
@@ -176,6 +177,8 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
   const shared = { config, db, mfa, metrics, audit, stepUp, verification, policy, pushes, directory, inventory, readCaches };
   const activityReport = createActivityReportService({ db, audit, mfa, sessions, contactNotified });
   const push = buildAuthenticatorServices(config, { self, audit, directory, activityReport, metrics, onLockout });
+  const defaultMethod = buildDefaultMethod(config, { ...self, db }); // what a sign-in offers first
+  const campaignParts = buildCampaigns({ db, mfa, audit, notifications, factorPolicy }, opts); // enrolment campaigns: banner, admin, mail
   const grants = { webauthn, webauthnPolicy, enrolmentPasses, identityVerifications, sessions, auditVerification, reports, notifications };
   return {
     ...shared,
@@ -187,6 +190,7 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
     protectedFirstDevice: (who: { upn: string; session: string }) => enrolmentPasses.protectedFirstDeviceAllowed(who),
     // Self-service (`api/me/...`): the caller's own account.
     devices: createDevicesService(self),
+    defaultMethod,
     phones: createPhonesService(self),
     bypassCodes: createBypassCodesService(self),
     stepUpFlows: createStepUpFlows({
@@ -199,7 +203,9 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
     ...push, // the portal's own authenticator app, and the pushes' server-sent events
     // Administration (`api/admin/...`): one policy, audit log and verification budgets with the rest.
     authorization,
-    adminUsers: createUsersService({ ...shared, authorization, portalUrl, verifications, userSearch }),
+    adminUsers: createUsersService({ ...shared, authorization, portalUrl, verifications, userSearch, scopes }),
+    ...{ scopes, ...adminUnits, factorPolicy, factorPolicyAdmin }, // administrative units; the factor policy
+    ...campaignParts, // enrolment campaigns (the app starts and stops their scheduler)
     lostDevice: createLostDeviceService({ mfa, audit, portalUrl, sessions, verifications }),
     tokens: createTokensService({ audit, directory, policy, authorization, inventory }),
     adminAudit: createAdminAuditService({ audit, auditVerification, csvMaxRows: config.audit.csvMaxRows }),
@@ -215,7 +221,7 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
               mfa,
               audit,
               sessions,
-              forgetSessions: [stepUp.forgetAccount, pushes.forgetAccount],
+              forgetSessions: [stepUp.forgetAccount, pushes.forgetAccount, defaultMethod.forgetAccount],
               baseUrl: scimBaseUrl,
               hashPassword: config.idp.mode === 'embedded' ? hashPassword : null,
               adoption: { jit: config.provisioning.mode === 'both', ...config.provisioning.scimAdopt },
@@ -224,6 +230,7 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
             groups: createScimGroupsService({ db, audit, baseUrl: scimBaseUrl }),
           }
         : null,
+    siem, // audit to a SIEM: a delivery loop per stream switched on (the app starts and stops them)
     // Jobs (the app starts and stops them). Duo cannot search by substring: admin search reads the
     // portal's directory, kept current by a paced sync.
     directorySync: config.duo

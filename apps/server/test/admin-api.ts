@@ -37,7 +37,7 @@ export async function callAs(
 
 /** Everything an admin call may change (audit log excluded: denials append to it on purpose). */
 export async function adminSnapshot(db: Kysely<Database>): Promise<string> {
-  const [users, devices, codes, tokens, enrolments, stepUps, directory] = await Promise.all([
+  const [users, devices, codes, tokens, enrolments, stepUps, directory, units, factorPolicy, campaigns] = await Promise.all([
     db.selectFrom('mfa_user').selectAll().orderBy('id').execute(),
     db.selectFrom('mfa_device').selectAll().orderBy('id').execute(),
     db.selectFrom('mfa_bypass_code').selectAll().orderBy('id').execute(),
@@ -45,8 +45,21 @@ export async function adminSnapshot(db: Kysely<Database>): Promise<string> {
     db.selectFrom('mfa_totp_enrolment').selectAll().orderBy('id').execute(),
     db.selectFrom('step_up').selectAll().orderBy('id').execute(),
     db.selectFrom('directory_user').selectAll().orderBy('upn').execute(),
+    // Administrative units and everything they name.
+    Promise.all(
+      (['admin_unit', 'admin_unit_group', 'admin_unit_person', 'admin_unit_helpdesk_group', 'admin_unit_helpdesk_person'] as const).map(
+        (table) => db.selectFrom(table).selectAll().execute(),
+      ),
+    ),
+    // The factor policy: the global one and the groups' overrides.
+    Promise.all([db.selectFrom('factor_policy_global').selectAll().execute(), db.selectFrom('factor_policy_group').selectAll().execute()]),
+    // Enrolment campaigns and each person's state in them.
+    Promise.all([
+      db.selectFrom('enrolment_campaign').selectAll().orderBy('id').execute(),
+      db.selectFrom('enrolment_campaign_member').selectAll().orderBy('campaign_id').orderBy('upn').execute(),
+    ]),
   ]);
-  return JSON.stringify({ users, devices, codes, tokens, enrolments, stepUps, directory });
+  return JSON.stringify({ users, devices, codes, tokens, enrolments, stepUps, directory, units, factorPolicy, campaigns });
 }
 
 export async function deviceIdOf(db: Kysely<Database>, upn: string, kind?: 'phone' | 'hardware_token' | 'authenticator'): Promise<string> {

@@ -96,7 +96,10 @@ describe('admin service', () => {
     await expect(service.authorizeUser(HD, 'stranger@example.com', 'admin.user.read')).rejects.toMatchObject({
       details: { reason: 'protection_unknown' },
     });
-    await expect(service.authorizeUser(SA, 'stranger@example.com', 'admin.user.read')).resolves.toEqual({ role: 'solution_admin' });
+    await expect(service.authorizeUser(SA, 'stranger@example.com', 'admin.user.read')).resolves.toEqual({
+      role: 'solution_admin',
+      scope: { kind: 'everyone' },
+    });
   });
 
   it('audits an action with the role, reason and ticket, and a provider refusal as a failure', async () => {

@@ -43,7 +43,7 @@ export function makeWebFixture(): string {
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  opts: { database?: DatabaseHandle; seed?: boolean } = {},
+  opts: { database?: DatabaseHandle; seed?: boolean; clock?: () => Date } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-data-'));
@@ -52,7 +52,7 @@ export async function buildTestApp(
   // What a start of the portal seeds besides (DEMO_DATA, embedded mode): the provider's demo tokens and secrets.
   await seedDemoData(config, database);
   const webRoot = makeWebFixture();
-  const app = await buildApp({ config, database, webRoot, logger: false });
+  const app = await buildApp({ config, database, webRoot, logger: false, ...(opts.clock ? { clock: opts.clock } : {}) });
   await app.ready();
   // The per-user read caches keep values once the change feed listens: start every test from there.
   for (let i = 0; i < 200 && app.changeFeed && !app.changeFeed.listening; i++) await new Promise((r) => setTimeout(r, 25));

@@ -3,6 +3,7 @@ import {
   authorizeUrl,
   followToClient,
   formAction,
+  verifyFormAction,
   isInteractionRedirect,
   location,
   pkce,
@@ -58,7 +59,7 @@ export async function secondFactorStep(
     throw new Error(`no second factor asked: ${afterPassword.status} ${afterPassword.body.slice(0, 200)}`);
   const url = location(afterPassword, config.publicUrl);
   const page = await browser.get(url);
-  const action = formAction(page.body);
+  const action = verifyFormAction(page.body);
   if (page.status !== 200 || !action?.endsWith('/verify'))
     throw new Error(`no second-factor form: ${page.status} ${page.body.slice(0, 200)}`);
   return browser.post(new URL(action, url), { passcode: code });

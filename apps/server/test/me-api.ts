@@ -31,7 +31,7 @@ export interface MeTestApp {
   /** `opts.sid`: from another sign-in session of the user than the default one. */
   call(
     upn: string,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     payload?: unknown,
     opts?: { sid?: string },

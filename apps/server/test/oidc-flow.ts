@@ -143,7 +143,10 @@ export async function signIn(
   for (let i = 0; i < 8; i++) {
     if (res.statusCode === 200 && /name="passcode"/.test(res.body) && !answered) {
       answered = true;
-      res = await post(formActionOf(res.body)!, { passcode: await secondFactor() });
+      // The passcode form, wherever the person's default sign-in method puts it on the page.
+      res = await post(/<form[^>]*action="([^"]+\/verify)"/i.exec(res.body)![1]!.replace(/&amp;/g, '&'), {
+        passcode: await secondFactor(),
+      });
       continue;
     }
     next = location(res);

@@ -192,6 +192,11 @@ export function formAction(html: string): string | undefined {
   return /<form[^>]*\saction="([^"]+)"/i.exec(html)?.[1]?.replace(/&amp;/g, '&');
 }
 
+/** The passcode form's action on the second-factor page, wherever the person's default method puts it. */
+export function verifyFormAction(html: string): string | undefined {
+  return /<form[^>]*\saction="([^"]+\/verify)"/i.exec(html)?.[1]?.replace(/&amp;/g, '&');
+}
+
 export interface TokenResponse {
   access_token: string;
   id_token?: string;
@@ -225,7 +230,7 @@ export async function answerSecondFactor(
   if (!isInteractionRedirect(afterPassword, base)) return { answer: afterPassword };
   const url = location(afterPassword, base);
   const page = await browser.get(url);
-  const action = formAction(page.body);
+  const action = verifyFormAction(page.body);
   if (page.status !== 200 || !action?.endsWith('/verify'))
     throw new Error(`no second-factor form: ${page.status} ${page.body.slice(0, 300)}`);
   return { page, answer: await browser.post(new URL(action, url), { passcode: await code() }) };

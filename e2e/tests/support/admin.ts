@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { tokenName } from '../helpers';
-import { typeInto } from './portal';
+import { tabTo, typeInto } from './portal';
 
 /** Helpers of the administration journeys (admin-*.spec.ts). */
 
@@ -16,6 +16,14 @@ export async function searchUser(page: Page, query: string): Promise<void> {
   await typeInto(page, 'Name, sign-in name or e-mail', query);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('table', { name: 'Search results' })).toBeVisible();
+}
+
+/** Opens the recent activity on a user's page (folded until asked for), from the keyboard. */
+export async function showActivity(page: Page): Promise<void> {
+  const toggle = page.getByRole('button', { name: /^Show the (\d+ )?latest events?$/ });
+  await tabTo(page, toggle);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Hide the events' })).toBeVisible();
 }
 
 /** Fills the reason and ticket every administrative change needs (in `scope`, e.g. a dialog). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adminPageLimitSchema, adminReasonSchema, adminTicketSchema } from './admin-api.js';
+import { adminActionBodySchema, adminPageLimitSchema, adminReasonSchema, adminTicketSchema } from './admin-api.js';
 import { userText } from './user-text.js';
 
 /** Contract of the hardware-token inventory (`/api/admin/tokens/...`, Solution Administrators): list, unassign, retire, import. */
@@ -17,6 +17,8 @@ export const adminTokenSchema = z.object({
   assignedTo: z.string().nullable(),
   assignedAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
+  /** How many devices the holder has, this token's included (null: nobody holds it); 1 means unassigning leaves them none. */
+  holderDevices: z.number().int().nonnegative().nullable(),
 });
 export type AdminToken = z.infer<typeof adminTokenSchema>;
 export const adminTokensResponseSchema = z.object({ tokens: z.array(adminTokenSchema) });
@@ -29,6 +31,11 @@ export const adminTokenParamsSchema = z.object({
     .max(32)
     .regex(/^[A-Za-z0-9-]+$/, 'must contain only letters, digits and dashes'),
 });
+/** Body of POST /api/admin/tokens/:serial/unassign: the holder's only device needs `confirmLastDevice` (409 otherwise). */
+export const adminTokenUnassignBodySchema = adminActionBodySchema.extend({
+  confirmLastDevice: z.boolean().default(false),
+});
+export type AdminTokenUnassignBody = z.input<typeof adminTokenUnassignBodySchema>;
 /** The largest CSV import (the request body limit is 64 KiB). */
 export const IMPORT_CSV_MAX_LENGTH = 64 * 1024;
 /** JSON body of POST /api/admin/tokens/import (or send the CSV itself as text/csv). */

@@ -197,7 +197,7 @@ export const stepUpStatusSchema = z.object({
 });
 export type StepUpStatus = z.infer<typeof stepUpStatusSchema>;
 
-// --- activity (audit events about me) ---
+// --- activity: the query of a person's activity, and audit events as the administration lists them ---
 
 export const activityQuerySchema = z.object({
   /** `nextCursor` of the previous page. */
@@ -227,27 +227,7 @@ export const activityEventSchema = z.object({
   reason: z.string().nullable(),
   requestId: z.string().nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
-  /**
-   * Where the event came from: address, browser and system parsed from the User-Agent, the
-   * approximate location where IP_LOCATIONS names the network, and the sign-in method. Absent on older
-   * servers; each part null when unknown.
-   */
-  client: z
-    .object({
-      address: z.string().nullable(),
-      browser: z.string().nullable(),
-      os: z.string().nullable(),
-      location: z.string().nullable(),
-      method: z.string().nullable(),
-    })
-    .optional(),
 });
 export type ActivityEvent = z.infer<typeof activityEventSchema>;
 
-/** 200 body of GET /api/me/activity: newest first. */
-export const activityResponseSchema = z.object({
-  events: z.array(activityEventSchema),
-  /** Pass as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: z.string().nullable(),
-});
-export type ActivityResponse = z.infer<typeof activityResponseSchema>;
+// GET /api/me/activity answers with entries (activity-api.ts), each made of these events.

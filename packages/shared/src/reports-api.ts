@@ -54,12 +54,37 @@ export const reportAvailabilitySchema = z.object({
 });
 export type ReportAvailability = z.infer<typeof reportAvailabilitySchema>;
 
+const count = z.number().int().nonnegative();
+/**
+ * How many rows each list holds, counted at the same moment as the figures (null: a list the provider
+ * cannot give). `bypassCodeHolders`: the people holding the bypass codes in force.
+ */
+export const reportTotalsSchema = z.object({
+  'without-factor': count.nullable(),
+  locked: count.nullable(),
+  'stale-devices': count.nullable(),
+  'bypass-codes': count.nullable(),
+  bypassCodeHolders: count.nullable(),
+});
+export type ReportTotals = z.infer<typeof reportTotalsSchema>;
+
+/**
+ * Where the figures of one screen come from, all from one moment: `live`, counted for this answer (an
+ * organisation small enough to count cheaply), or `snapshot`, the latest hourly snapshot (a larger
+ * one; the lists are then read now, and their totals are not given, as they would be of another moment).
+ */
+export const REPORT_FIGURE_SOURCES = ['live', 'snapshot'] as const;
+
 export const reportCoverageResponseSchema = z.object({
   provider: z.string(),
   available: reportAvailabilitySchema,
   /** Today's figures, as of `takenAt` (null where the provider cannot say). */
   current: coverageFiguresSchema.nullable(),
+  /** The moment `current` and `totals` describe (null: nothing counted yet). */
   takenAt: z.string().nullable(),
+  source: z.enum(REPORT_FIGURE_SOURCES),
+  /** The lists' totals at `takenAt` (null when the figures are a snapshot's). */
+  totals: reportTotalsSchema.nullable(),
   from: day,
   to: day,
   /** One point per day of the range that has a snapshot (days before the first snapshot have none). */

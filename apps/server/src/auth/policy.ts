@@ -12,6 +12,8 @@ import { isProtectedAccount, portalRoleOf, type PortalRole, type RoleNames } fro
  *   than its holder: its holder cannot change their own MFA, nor mint bypass codes for themselves.
  * The target's roles must be known: an account whose roles the portal has never seen is treated as
  * protected (fail closed), so only a Solution Administrator may act on it.
+ * Administrative units narrow a Helpdesk Administrator further, to the people of their units: that
+ * needs the directory, so the admin authorisation applies it (modules/admin/common/admin-scope.ts).
  */
 
 export type SelfAction =
@@ -41,7 +43,11 @@ export type AdminGlobalAction =
   | 'admin.scim_tokens.manage'
   | 'admin.webauthn.manage'
   | 'admin.reports.read'
-  | 'admin.notifications.read';
+  | 'admin.notifications.read'
+  | 'admin.units.manage'
+  | 'admin.factor_policy.manage'
+  | 'admin.campaigns.manage'
+  | 'admin.reach.read';
 
 export interface Actor {
   upn: string;
@@ -97,7 +103,8 @@ export function createPolicy(names: RoleNames) {
     global(actor: Actor, action: AdminGlobalAction): Decision {
       const role = roleOf(actor);
       if (role === 'staff') return deny(role, 'not_an_administrator');
-      if (action === 'admin.users.search') return allow(role);
+      // Every administrator searches, and may ask whom they can help (administrative units narrow both).
+      if (action === 'admin.users.search' || action === 'admin.reach.read') return allow(role);
       return role === 'solution_admin' ? allow(role) : deny(role, 'solution_administrator_only');
     },
   };

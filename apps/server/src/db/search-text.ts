@@ -36,3 +36,18 @@ export function userSearchCondition(query: string, text: string, prefixKeys: rea
     sql` or `,
   )})`;
 }
+
+/**
+ * The names of the audit log that "By" and "About" search: the same expressions as the trigram and
+ * prefix indexes of migration 0023 (which keeps its own copy, as a shipped migration never changes).
+ */
+export const AUDIT_ACTOR_NAME = 'lower(actor_upn)';
+export const AUDIT_TARGET_NAME = 'lower(target_upn)';
+
+/**
+ * Part of a sign-in name in the audit log: anywhere in it when the query has three letters or digits
+ * in a row (the trigram index), else its start (the prefix index), so no query reads the whole log.
+ */
+export function auditNameCondition(query: string, name: typeof AUDIT_ACTOR_NAME | typeof AUDIT_TARGET_NAME): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.raw(name)} like ${searchesInside(query) ? containsPattern(query) : prefixPattern(query)}`;
+}

@@ -14,7 +14,16 @@ import { tokenSeedAad } from '../mfa/builtin/builtin-mapping.js';
  * to it); the others are available.
  */
 
-export const DEMO_TOKEN_SERIALS = ['D100-0001', 'D100-0002', 'D100-0003', 'D100-0004', 'D100-0005', 'D100-0006', 'D100-0007'] as const;
+export const DEMO_TOKEN_SERIALS = [
+  'D100-0001',
+  'D100-0002',
+  'D100-0003',
+  'D100-0004',
+  'D100-0005',
+  'D100-0006',
+  'D100-0007',
+  'D100-0016',
+] as const;
 const DEMO_SEED_LABEL = 'mfa-portal demo Duo D100 token (not a secret)';
 
 /** The 20-byte HOTP seed of a demo token. */

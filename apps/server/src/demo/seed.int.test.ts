@@ -31,7 +31,19 @@ describe('seedDemoStaff', () => {
       ['ivan@example.com', 'ivan@example.com', 'Ivan', 'Ives', []],
       ['judy@example.com', 'judy@example.com', 'Judy', 'Jones', []],
       ['kim@example.com', 'kim@example.com', 'Kim', 'King', []],
+      ['lena@example.com', 'lena@example.com', 'Lena', 'Lund', []],
+      ['mia@example.com', 'mia@example.com', 'Mia', 'Moreau', []],
+      ['noah@example.com', 'noah@example.com', 'Noah', 'Nash', []],
       ['nomfa@example.com', 'nomfa@example.com', 'Nora', 'Nomfa', []],
+      ['olga@example.com', 'olga@example.com', 'Olga', 'Olsen', []],
+      ['paul@example.com', 'paul@example.com', 'Paul', 'Parker', []],
+      ['sam@example.com', 'sam@example.com', 'Sam', 'Stone', ['Helpdesk Administrator']],
+      ['tina@example.com', 'tina@example.com', 'Tina', 'Torres', []],
+      ['uma@example.com', 'uma@example.com', 'Uma', 'Usher', []],
+      ['victor@example.com', 'victor@example.com', 'Victor', 'Vance', []],
+      ['wendy@example.com', 'wendy@example.com', 'Wendy', 'Wu', []],
+      ['xena@example.com', 'xena@example.com', 'Xena', 'Xu', []],
+      ['yusuf@example.com', 'yusuf@example.com', 'Yusuf', 'Yilmaz', []],
     ]);
     expect(await verifyPassword('first-password', accounts[0]!.password_hash)).toBe(true);
   });
@@ -56,6 +68,18 @@ describe('seedDemoStaff', () => {
       { username: 'ivan@example.com', status: 'active', status_reason: null, real_name: 'Ivan Ives' },
       { username: 'judy@example.com', status: 'active', status_reason: null, real_name: 'Judy Jones' },
       { username: 'kim@example.com', status: 'active', status_reason: null, real_name: 'Kim King' },
+      { username: 'lena@example.com', status: 'active', status_reason: null, real_name: 'Lena Lund' },
+      { username: 'mia@example.com', status: 'active', status_reason: null, real_name: 'Mia Moreau' },
+      { username: 'noah@example.com', status: 'active', status_reason: null, real_name: 'Noah Nash' },
+      { username: 'olga@example.com', status: 'active', status_reason: null, real_name: 'Olga Olsen' },
+      { username: 'paul@example.com', status: 'active', status_reason: null, real_name: 'Paul Parker' },
+      { username: 'sam@example.com', status: 'active', status_reason: null, real_name: 'Sam Stone' },
+      { username: 'tina@example.com', status: 'active', status_reason: null, real_name: 'Tina Torres' },
+      { username: 'uma@example.com', status: 'active', status_reason: null, real_name: 'Uma Usher' },
+      { username: 'victor@example.com', status: 'active', status_reason: null, real_name: 'Victor Vance' },
+      { username: 'wendy@example.com', status: 'active', status_reason: null, real_name: 'Wendy Wu' },
+      { username: 'xena@example.com', status: 'active', status_reason: null, real_name: 'Xena Xu' },
+      { username: 'yusuf@example.com', status: 'active', status_reason: null, real_name: 'Yusuf Yilmaz' },
     ]);
   });
 

@@ -2,6 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN, type RoleNames } from '@mfa-portal/shared';
 import type { Database, MfaDeviceTable, MfaUserStatus } from '../db/schema.js';
 import { hashPassword } from '../idp/password.js';
+import { seedDemoFactorPolicies } from './demo-factor-policy.js';
 
 /**
  * Demo staff of the embedded mode: accounts of the embedded identity provider and their records at the
@@ -99,9 +100,81 @@ export const DEMO_STAFF: readonly DemoStaffMember[] = [
   },
   // The self-service lost-device journey (e2e/tests/staff-lost-device.spec.ts): ivan starts with no device.
   { email: 'ivan@example.com', givenName: 'Ivan', familyName: 'Ives', roles: [], mfa: { status: 'active', devices: [] } },
+  // The helpdesk call's journey (e2e/tests/helpdesk-call.spec.ts): lena calls the service desk, reads
+  // out a code of her work phone, and is helped on her page; nobody else touches her devices or codes.
+  {
+    email: 'lena@example.com',
+    givenName: 'Lena',
+    familyName: 'Lund',
+    roles: [],
+    mfa: { status: 'active', devices: [phone('Work phone', '+15555550141', 'Android'), phone('Tablet', '+15555550142', 'iOS')] },
+  },
+  // The default sign-in method's journey (e2e/tests/overview-default-method.spec.ts): mia starts with an
+  // authenticator app ("Mia's phone"), adds a passkey and chooses what is offered first; noah has no
+  // device, and is told he is not protected yet.
+  {
+    email: 'mia@example.com',
+    givenName: 'Mia',
+    familyName: 'Moreau',
+    roles: [],
+    mfa: { status: 'active', devices: [phone("Mia's phone", '+15555550151', 'Android')] },
+  },
+  { email: 'noah@example.com', givenName: 'Noah', familyName: 'Nash', roles: [], mfa: { status: 'active', devices: [] } },
   // The passkey journeys (e2e/tests/staff-passkeys.spec.ts): judy and kim start with no device.
   { email: 'judy@example.com', givenName: 'Judy', familyName: 'Jones', roles: [], mfa: { status: 'active', devices: [] } },
   { email: 'kim@example.com', givenName: 'Kim', familyName: 'King', roles: [], mfa: { status: 'active', devices: [] } },
+  // The activity's journey (e2e/tests/activity-story.spec.ts): olga signs in once with a wrong code, then
+  // the right one from her authenticator app ("Olga's phone"), and reads the story of it; nothing else happens to her.
+  {
+    email: 'olga@example.com',
+    givenName: 'Olga',
+    familyName: 'Olsen',
+    roles: [],
+    mfa: { status: 'active', devices: [phone("Olga's phone", '+15555550161', 'Android')] },
+  },
+  // The token inventory's journey (e2e/tests/admin-audit-search.spec.ts): paul's only device is the token
+  // D100-0016, so taking it from him in the inventory must warn that he is left with none.
+  {
+    email: 'paul@example.com',
+    givenName: 'Paul',
+    familyName: 'Parker',
+    roles: [],
+    mfa: { status: 'active', devices: [d100('D100-0016')] },
+  },
+  // The administrative units' journey (e2e/tests/admin-units.spec.ts): an administrator puts tina in a
+  // unit and assigns sam (a Helpdesk Administrator with his authenticator app "Sam's phone") to it; sam
+  // then finds tina, and never uma, who is in no unit of his.
+  {
+    email: 'sam@example.com',
+    givenName: 'Sam',
+    familyName: 'Stone',
+    roles: [ROLE_HELPDESK],
+    mfa: { status: 'active', devices: [phone("Sam's phone", '+15555550171', 'Android')] },
+  },
+  { email: 'tina@example.com', givenName: 'Tina', familyName: 'Torres', roles: [], mfa: { status: 'active', devices: [] } },
+  { email: 'uma@example.com', givenName: 'Uma', familyName: 'Usher', roles: [], mfa: { status: 'active', devices: [] } },
+  // The enrolment campaign's journey (e2e/tests/enrolment-campaign.spec.ts): xena and yusuf have no
+  // device and are the directory group "Campaign pilot" (DEMO_GROUPS), which an administrator asks to enrol.
+  { email: 'xena@example.com', givenName: 'Xena', familyName: 'Xu', roles: [], mfa: { status: 'active', devices: [] } },
+  { email: 'yusuf@example.com', givenName: 'Yusuf', familyName: 'Yilmaz', roles: [], mfa: { status: 'active', devices: [] } },
+  // The factor policy's journey (e2e/tests/factor-policy.spec.ts): victor, a contractor with no device, may
+  // add only a security key; wendy (Finance) signs in with her app but may add only a passkey or security key.
+  { email: 'victor@example.com', givenName: 'Victor', familyName: 'Vance', roles: [], mfa: { status: 'active', devices: [] } },
+  {
+    email: 'wendy@example.com',
+    givenName: 'Wendy',
+    familyName: 'Wu',
+    roles: [],
+    mfa: { status: 'active', devices: [phone("Wendy's phone", '+15555550181', 'Android')] },
+  },
+];
+
+/** Demo directory groups, as SCIM would send them: a name and its members (demo staff, by e-mail). */
+export const DEMO_GROUPS: readonly { name: string; members: readonly string[] }[] = [
+  { name: 'Campaign pilot', members: ['xena@example.com', 'yusuf@example.com'] },
+  // Their own factor policies are DEMO_FACTOR_POLICIES (demo-factor-policy.ts).
+  { name: 'Contractors', members: ['victor@example.com'] },
+  { name: 'Finance', members: ['wendy@example.com'] },
 ];
 
 /** A demo member's roles under the configured role names (ROLE_HELPDESK, ROLE_SOLUTION_ADMIN). */
@@ -188,5 +261,33 @@ export async function seedDemoStaff(
         )
         .execute();
     }
+
+    // The demo groups, held where SCIM keeps groups (each member as the SCIM user of their account).
+    for (const group of DEMO_GROUPS) {
+      const { id: groupId } = await trx
+        .insertInto('scim_group')
+        .values({ display_name: group.name, external_id: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      for (const email of group.members) {
+        const member = DEMO_STAFF.find((m) => m.email === email)!;
+        const { id: userId } = await trx
+          .insertInto('scim_user')
+          .values({
+            user_name: email,
+            external_id: null,
+            display_name: `${member.givenName} ${member.familyName}`,
+            given_name: member.givenName,
+            family_name: member.familyName,
+            formatted_name: null,
+            emails: JSON.stringify([{ value: email, primary: true }]),
+            roles: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx.insertInto('scim_group_member').values({ group_id: groupId, user_id: userId }).execute();
+      }
+    }
+    await seedDemoFactorPolicies(trx);
   });
 }

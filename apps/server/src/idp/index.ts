@@ -12,6 +12,8 @@ import type { WebauthnService } from '../modules/webauthn/webauthn.service.js';
 import type { SessionsService } from '../modules/sessions/sessions.service.js';
 import type { PushService } from '../modules/push/push.service.js';
 import type { PushEvents } from '../modules/authenticator/push-events.js';
+import type { DefaultMethodService } from '../modules/default-method/default-method.service.js';
+import type { FactorPolicyService } from '../modules/factor-policy/factor-policy.service.js';
 import { sweepExpiredPayloads } from './adapter.js';
 import { interactionRoutes } from './interaction.routes.js';
 import { mfaLoginPolicy } from './login-policy.js';
@@ -45,6 +47,10 @@ export interface EmbeddedIdpOptions {
   /** A push to the user's phone as the second factor (when the provider can push), and its events. */
   pushes?: PushService;
   pushEvents?: PushEvents;
+  /** What the second page offers first: the person's default sign-in method. */
+  defaultMethod?: Pick<DefaultMethodService, 'firstAtSignIn'>;
+  /** The factor policy: the second page offers only what the person may use. */
+  factorPolicy?: Pick<FactorPolicyService, 'usableNow'>;
 }
 
 /** Expired provider records are removed this often (and once at start). */
@@ -71,7 +77,16 @@ export async function registerEmbeddedIdp(app: FastifyInstance, opts: EmbeddedId
 
   const secrets = await loadIdpSecrets(db);
   const provider = createProvider({
-    settings: { issuer, clientId, audience, apiScope: scope, publicUrl: config.publicUrl, stylesheet, mountPath },
+    settings: {
+      issuer,
+      clientId,
+      audience,
+      apiScope: scope,
+      publicUrl: config.publicUrl,
+      stylesheet,
+      mountPath,
+      serviceDesk: config.serviceDesk,
+    },
     db,
     secrets,
     log: app.log.child({ module: 'idp' }),
@@ -105,6 +120,7 @@ export async function registerEmbeddedIdp(app: FastifyInstance, opts: EmbeddedId
     portal: config.publicUrl,
     webauthnScript: `${assets}/webauthn-login.js`,
     pushScript: `${assets}/push-login.js`,
+    serviceDesk: config.serviceDesk,
   };
   const { audit, verification } = opts;
 
@@ -130,6 +146,8 @@ export async function registerEmbeddedIdp(app: FastifyInstance, opts: EmbeddedId
         mfa: opts.mfa,
         webauthn: opts.webauthn,
         ...(opts.pushes && opts.pushEvents ? { pushes: { service: opts.pushes, events: opts.pushEvents } } : {}),
+        ...(opts.defaultMethod ? { firstMethod: opts.defaultMethod.firstAtSignIn } : {}),
+        ...(opts.factorPolicy ? { usable: opts.factorPolicy.usableNow } : {}),
       });
       await idp.register(providerPassthrough, { provider, mountPath, publicOrigin: issuerUrl.origin });
     },

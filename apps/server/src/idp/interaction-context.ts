@@ -1,11 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SignInMethod, SignInMethodName } from '@mfa-portal/shared';
 import type Provider from 'oidc-provider';
 import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
 import type { AuditEntry, AuditService } from '../modules/audit/audit.service.js';
 import type { IdpAccount } from './accounts.js';
 import { upnOf, type LoginRefusal, type LoginResult } from './login-policy.js';
 import { refusalDescription } from './second-factor.js';
-import { LOGIN_MESSAGES, loginPage, secondFactorPage, type PageUrls } from './views.js';
+import { LOGIN_MESSAGES, loginPage, SECOND_FACTOR_MESSAGES, secondFactorPage, type PageUrls } from './views.js';
 import { html } from './interaction-input.js';
 import type { webauthnSecondFactor } from './webauthn-step.js';
 
@@ -22,6 +23,16 @@ export interface InteractionContextOptions {
   passkey: Passkey | null;
   /** The devices a push can go to (the push alternative of the second step); none without it. */
   pushOffer?: (upn: string) => Promise<Array<{ id: string; name: string }>>;
+  /** The person's default sign-in method (or the safest they have): what the second page offers first. */
+  firstMethod?: (upn: string) => Promise<SignInMethod | null>;
+  /** What the person's factor policy lets them use now: the page offers only that (the steps refuse the rest). */
+  usable?: (upn: string) => Promise<{
+    passcode: boolean;
+    bypass: boolean;
+    webauthn: boolean;
+    devices: ReadonlyArray<{ usable: boolean }>;
+    deviceUsable(id: string): boolean;
+  }>;
 }
 
 /**
@@ -34,18 +45,37 @@ export function interactionContext(opts: InteractionContextOptions) {
   const actionFor = (uid: string) => `${pagePath(uid)}/login`;
   const verifyActionFor = (uid: string) => `${pagePath(uid)}/verify`;
 
-  /** The second page (passcode, and a passkey when the user has one). */
-  const secondStep = async (reply: FastifyReply, status: number, uid: string, upn: string, error?: string) => {
+  /**
+   * The second page (passcode, a push to each phone and a passkey when the user has them). First comes
+   * what was just `tried` (after a wrong code, the field again), else the person's default sign-in method,
+   * its phone first among the pushes.
+   */
+  const secondStep = async (reply: FastifyReply, status: number, uid: string, upn: string, error?: string, tried?: SignInMethodName) => {
     const at = pagePath(uid);
-    const webauthn = passkey && (await passkey.offered(upn)) ? { optionsUrl: `${at}/webauthn/options`, action: `${at}/webauthn` } : null;
-    const devices = (await opts.pushOffer?.(upn)) ?? [];
+    // Unknown (the policy could not be read): the usual page; each step still checks what it is given.
+    const usable = (await opts.usable?.(upn).catch(() => null)) ?? null;
+    const webauthn =
+      passkey && (usable?.webauthn ?? true) && (await passkey.offered(upn))
+        ? { optionsUrl: `${at}/webauthn/options`, action: `${at}/webauthn` }
+        : null;
+    // What comes first is a courtesy: the page is shown in its usual order should it not be known.
+    const preferred = (await opts.firstMethod?.(upn).catch(() => null)) ?? null;
+    const devices = ((await opts.pushOffer?.(upn)) ?? []).filter((d) => !usable || usable.deviceUsable(d.id));
+    if (preferred?.method === 'push') devices.sort((a, b) => Number(b.id === preferred.deviceId) - Number(a.id === preferred.deviceId));
     const push = devices.length > 0 ? { action: `${at}/push`, devices } : null;
+    const first = tried ?? preferred?.method;
     const model = {
       action: verifyActionFor(uid),
       username: upn,
       ...(error ? { error } : {}),
       ...(webauthn ? { webauthn } : {}),
       ...(push ? { push } : {}),
+      ...(first ? { first } : {}),
+      ...(usable && !usable.passcode && !usable.bypass ? { passcode: false } : {}),
+      // None of their devices may be used: say so (a bypass code from the service desk is all that may still work).
+      ...(usable && !usable.passcode && !webauthn && !push && usable.devices.some((h) => !h.usable)
+        ? { notice: usable.bypass ? SECOND_FACTOR_MESSAGES.onlyBypassAllowed : SECOND_FACTOR_MESSAGES.nothingAllowed }
+        : {}),
     };
     return html(reply, status, secondFactorPage(urls, model));
   };

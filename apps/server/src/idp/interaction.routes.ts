@@ -18,14 +18,19 @@ import type { MfaProvider } from '../mfa/port.js';
 import type { WebauthnService } from '../modules/webauthn/webauthn.service.js';
 import { registerPasskeyStep, webauthnSecondFactor } from './webauthn-step.js';
 import { html, MAX_USERNAME, paramsSchema, SECOND_FACTOR_RATE_LIMIT } from './interaction-input.js';
-import { interactionContext, type InteractionContext } from './interaction-context.js';
+import { interactionContext, type InteractionContext, type InteractionContextOptions } from './interaction-context.js';
 import { registerPasswordStep } from './password-step.js';
 import { registerPasscodeStep } from './passcode-step.js';
 import { pushOffer, registerPushStep } from './push-step.js';
 import type { PushService } from '../modules/push/push.service.js';
 import type { PushEvents } from '../modules/authenticator/push-events.js';
+import type { SignInMethod } from '@mfa-portal/shared';
+import { z } from 'zod';
 
 export { LOGIN_RATE_LIMIT, SECOND_FACTOR_RATE_LIMIT } from './interaction-input.js';
+
+/** The page's own query: `with=passcode` asks for the passcode field first; anything else is ignored. */
+const pageQuerySchema = z.object({ with: z.string().max(16).optional() });
 
 export interface InteractionRoutesOptions {
   provider: Provider;
@@ -43,6 +48,10 @@ export interface InteractionRoutesOptions {
   webauthn?: WebauthnService;
   /** A push to the user's phone as the second factor, when the provider can push. */
   pushes?: { service: PushService; events: PushEvents };
+  /** The person's default sign-in method: what the second page offers first. */
+  firstMethod?: (upn: string) => Promise<SignInMethod | null>;
+  /** What the person's factor policy lets them use now: what the second page offers. */
+  usable?: InteractionContextOptions['usable'];
 }
 
 /**
@@ -64,7 +73,12 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
   const accounts = accountsRepository(opts.db);
   const passkey = opts.mfa ? webauthnSecondFactor({ webauthn: opts.webauthn, mfa: opts.mfa }) : null;
   const push = opts.mfa && opts.pushes ? { ...opts.pushes, mfa: opts.mfa } : null;
-  const ctx = interactionContext({ provider, urls, mountPath, audit, passkey, ...(push ? { pushOffer: pushOffer(push.mfa) } : {}) });
+  const ctx = interactionContext({
+    ...{ provider, urls, mountPath, audit, passkey },
+    ...(push ? { pushOffer: pushOffer(push.mfa) } : {}),
+    ...(opts.firstMethod ? { firstMethod: opts.firstMethod } : {}),
+    ...(opts.usable ? { usable: opts.usable } : {}),
+  });
   const { actionFor } = ctx;
   // Hash once now so the first unknown-username attempt is not measurably faster.
   void dummyPasswordHash();
@@ -132,13 +146,15 @@ export async function interactionRoutes(app: FastifyInstance, opts: InteractionR
     return { consent: { grantId: await grant.save() } };
   }
 
-  r.get('/interaction/:uid', { schema: { params: paramsSchema } }, async (request, reply) => {
+  r.get('/interaction/:uid', { schema: { params: paramsSchema, querystring: pageQuerySchema } }, async (request, reply) => {
     const { uid } = request.params;
     const details = await ctx.pendingInteraction(request, reply, uid);
     switch (details.prompt.name) {
       case 'login': {
         const pending = pendingSecondFactor(details.result);
-        if (pending) return ctx.secondStep(reply, 200, uid, pending.upn);
+        // "Use a passcode instead" (from the page waiting for a push) puts the passcode field first.
+        if (pending)
+          return ctx.secondStep(reply, 200, uid, pending.upn, undefined, request.query.with === 'passcode' ? 'passcode' : undefined);
         const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, MAX_USERNAME) : undefined;
         // A password step whose second factor came too late: say why the password is asked again.
         const expired = hasPendingSecondFactor(details.result) ? { error: LOGIN_MESSAGES.secondFactorExpired } : {};

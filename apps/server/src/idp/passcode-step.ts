@@ -36,7 +36,7 @@ export function registerPasscodeStep(
       const pending = pendingSecondFactor(details.result);
       // No password step in this interaction, or it is too old: the password again, from the start.
       if (!pending) return ctx.passwordAgain(request, reply, uid);
-      const page = (status: number, error: string) => ctx.secondStep(reply, status, uid, pending.upn, error);
+      const page = (status: number, error: string) => ctx.secondStep(reply, status, uid, pending.upn, error, 'passcode');
 
       const limit = await limiter(request);
       if (!limit.isAllowed && limit.isExceeded) {
@@ -104,6 +104,8 @@ export function registerPasscodeStep(
           return page(429, SECOND_FACTOR_MESSAGES.tooManyAttempts);
         case 'no_factor':
           return page(401, SECOND_FACTOR_MESSAGES.noPasscodeDevice);
+        case 'not_allowed':
+          return page(403, SECOND_FACTOR_MESSAGES.notAllowed);
         case 'code_invalid':
         case 'code_replayed':
           return page(401, SECOND_FACTOR_MESSAGES.notAccepted);

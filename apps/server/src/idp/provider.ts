@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceDeskContact } from '@mfa-portal/shared';
 import type { Kysely } from 'kysely';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/schema.js';
@@ -38,6 +39,8 @@ export interface EmbeddedIdpSettings {
   stylesheet: string;
   /** Where the interaction (login) pages live: `${mountPath}/interaction/:uid`. */
   mountPath: string;
+  /** How to reach the service desk, at the foot of the provider's own pages; null: not configured. */
+  serviceDesk?: ServiceDeskContact | null;
 }
 
 /** `api://mfa-portal/access_as_user` → `access_as_user`. */
@@ -70,7 +73,7 @@ export function createProvider(opts: {
   // The resource server answers to the short name and to the full `api://…/name` string MSAL sends
   // (and under which MSAL caches the token it gets back).
   const resourceScopes = [...new Set([scopeName, s.apiScope])].join(' ');
-  const urls: PageUrls = { stylesheet: s.stylesheet, portal: s.publicUrl };
+  const urls: PageUrls = { stylesheet: s.stylesheet, portal: s.publicUrl, serviceDesk: s.serviceDesk ?? null };
   const requestsApi = (scope: unknown) =>
     typeof scope === 'string' && scope.split(' ').some((v) => v === s.apiScope || v.startsWith(`${s.audience}/`));
 

@@ -94,7 +94,7 @@ export function registerPushStep(
           expiresAt: m.expiresAt,
           eventsUrl: `${at}/events`,
           action: at,
-          passcodeUrl: ctx.pagePath(uid),
+          passcodeUrl: `${ctx.pagePath(uid)}?with=passcode`,
           ...(m.error ? { error: m.error } : {}),
         }),
       );
@@ -106,7 +106,7 @@ export function registerPushStep(
     if (!step) return ctx.passwordAgain(request, reply, uid);
     if (step.details.result?.login) return reply.header('cache-control', 'no-store').redirect(step.details.returnTo, 303);
     const { pending, account } = step;
-    const page = (status: number, error: string) => ctx.secondStep(reply, status, uid, pending.upn, error);
+    const page = (status: number, error: string) => ctx.secondStep(reply, status, uid, pending.upn, error, 'push');
     if (await limited(request, reply)) return page(429, SECOND_FACTOR_MESSAGES.tooManyAttempts);
     const device = (await offer(pending.upn)).find((d) => d.id === request.body.deviceId);
     const actor = ctx.actorOf(account);
@@ -142,6 +142,7 @@ export function registerPushStep(
         reply.header('retry-after', String(err.headers['retry-after'] ?? 60));
         return page(429, SECOND_FACTOR_MESSAGES.tooManyAttempts);
       }
+      if (err instanceof AppError && err.code === 'factor_policy.method_not_allowed') return page(403, SECOND_FACTOR_MESSAGES.notAllowed);
       return page(409, SECOND_FACTOR_MESSAGES.pushNotSent);
     }
   });
@@ -161,7 +162,7 @@ export function registerPushStep(
     if (!step) return ctx.passwordAgain(request, reply, uid);
     if (step.details.result?.login) return reply.header('cache-control', 'no-store').redirect(step.details.returnTo, 303);
     const { pending, account } = step;
-    const page = (status: number, error: string) => ctx.secondStep(reply, status, uid, pending.upn, error);
+    const page = (status: number, error: string) => ctx.secondStep(reply, status, uid, pending.upn, error, 'push');
     if (await limited(request, reply)) return page(429, SECOND_FACTOR_MESSAGES.tooManyAttempts);
     let polled: Awaited<ReturnType<PushService['poll']>>;
     try {

@@ -115,4 +115,48 @@ describe('Passcode page', () => {
     expect(page).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);
     expect(page).toContain('role="alert"');
   });
+
+  describe('puts the default method first, with the focus', () => {
+    const model = {
+      action: '/idp/interaction/abc/verify',
+      username: 'x@example.com',
+      webauthn: { optionsUrl: '/idp/interaction/abc/webauthn/options', action: '/idp/interaction/abc/webauthn' },
+      push: { action: '/idp/interaction/abc/push', devices: [{ id: 'p1', name: 'Pixel 8' }] },
+    };
+    const positions = (page: string) => ({
+      passcode: page.indexOf('id="passcode"'),
+      push: page.indexOf('Send a push to'),
+      webauthn: page.indexOf('id="webauthn-start"'),
+    });
+    const autofocused = (page: string) => page.match(/<[^>]*\sautofocus[^>]*>/g) ?? [];
+
+    it('the passcode field when nothing is said', () => {
+      const page = secondFactorPage(urls, model);
+      const at = positions(page);
+      expect(at.passcode).toBeLessThan(at.push);
+      expect(at.push).toBeLessThan(at.webauthn);
+      expect(autofocused(page)).toEqual([expect.stringContaining('id="passcode"')]);
+    });
+
+    it('the passkey', () => {
+      const page = secondFactorPage(urls, { ...model, first: 'webauthn' });
+      const at = positions(page);
+      expect(at.webauthn).toBeLessThan(at.passcode);
+      expect(at.passcode).toBeLessThan(at.push);
+      expect(autofocused(page)).toEqual([expect.stringContaining('id="webauthn-start"')]);
+    });
+
+    it('the push', () => {
+      const page = secondFactorPage(urls, { ...model, first: 'push' });
+      const at = positions(page);
+      expect(at.push).toBeLessThan(at.passcode);
+      expect(autofocused(page)).toEqual([expect.stringContaining('<button type="submit" autofocus>')]);
+    });
+
+    it('the passcode field when the default is not on the page', () => {
+      const { webauthn: _webauthn, ...withoutPasskey } = model;
+      const page = secondFactorPage(urls, { ...withoutPasskey, first: 'webauthn' });
+      expect(autofocused(page)).toEqual([expect.stringContaining('id="passcode"')]);
+    });
+  });
 });

@@ -12,6 +12,7 @@ import {
   authorizeUrl,
   followToClient,
   formAction,
+  verifyFormAction,
   injectTransport,
   isInteractionRedirect,
   location,
@@ -117,7 +118,7 @@ async function secondFactorPage(flow: Flow) {
   const url = location(flow.afterPassword, base);
   expect(url.pathname).toBe(flow.interaction.pathname);
   const page = await flow.browser.get(url);
-  const action = new URL(formAction(page.body)!, url);
+  const action = new URL(verifyFormAction(page.body)!, url);
   return { page, action };
 }
 

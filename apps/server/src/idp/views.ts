@@ -1,3 +1,5 @@
+import { serviceDeskLinkProblem, type ServiceDeskContact } from '@mfa-portal/shared';
+
 /**
  * Server-rendered pages of the embedded identity provider. No inline script and no inline style
  * (the CSP is `script-src 'self'; style-src 'self'`): the look comes from `assets/login.css`.
@@ -29,6 +31,14 @@ export const SECOND_FACTOR_MESSAGES = {
   pushTimeout: 'The push was not answered in time. Send another, or enter a code.',
   pushNotAnswered: 'The push has not been answered yet. Type the number in the app, then continue.',
   pushNotSent: 'The push could not be sent. Try again, or enter a code.',
+  /** The factor policy: what was tried is not a kind the person may use to sign in. */
+  notAllowed: 'Your organisation does not let you sign in with that kind of device or code. Use another one shown here.',
+  /** The factor policy: nothing the person holds may be used to sign in. */
+  nothingAllowed:
+    'Your organisation no longer lets you sign in with any of your devices. Contact the service desk: they can remove the devices you may no longer use, so that you can add one that is allowed.',
+  /** The factor policy: none of the person's devices may be used, but a bypass code may. */
+  onlyBypassAllowed:
+    'None of your devices may be used to sign in any more. Enter a bypass code from the service desk, or contact them to add a device that is allowed.',
 } as const;
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
@@ -46,6 +56,21 @@ export interface PageUrls {
   pushScript?: string;
   /** Where "back to the portal" links go (the SPA). */
   portal: string;
+  /** How to reach the service desk (SERVICE_DESK_CONTACT), at the foot of every page; unset: nothing is shown. */
+  serviceDesk?: ServiceDeskContact | null;
+}
+
+/**
+ * The service desk's contact at the foot of the page, for anyone stuck signing in. The link is the
+ * configured tel:, mailto: or https: address, checked again here so a page never carries another scheme.
+ */
+function serviceDeskFooter(desk: ServiceDeskContact | null | undefined): string {
+  if (!desk) return '';
+  const contact =
+    desk.link && serviceDeskLinkProblem(desk.link) === null
+      ? `<a href="${escapeHtml(desk.link)}">${escapeHtml(desk.text)}</a>`
+      : escapeHtml(desk.text);
+  return `\n<p class="detail service-desk">Need help? Contact the service desk: ${contact}</p>`;
 }
 
 function layout(urls: PageUrls, title: string, body: string, script?: string): string {
@@ -63,7 +88,7 @@ ${script ? `<script src="${escapeHtml(script)}" defer></script>\n` : ''}</head>
 <body>
 <main class="card">
 <h1>${escapeHtml(PORTAL_NAME)}</h1>
-${body}
+${body}${serviceDeskFooter(urls.serviceDesk)}
 </main>
 </body>
 </html>
@@ -104,39 +129,66 @@ export interface SecondFactorPageModel {
   webauthn?: { optionsUrl: string; action: string };
   /** Offer a push to each of these devices (a phone that can be pushed to): where the form posts. */
   push?: { action: string; devices: Array<{ id: string; name: string }> };
+  /**
+   * What comes first (and has the focus): the person's default sign-in method, or what they just tried.
+   * The passcode field when omitted, or when what it names is not on the page.
+   */
+  first?: 'passcode' | 'push' | 'webauthn';
+  /** The passcode field (passcodes and bypass codes); false when the person's factor policy allows neither. */
+  passcode?: boolean;
+  /** Why the page offers less than the person holds (the factor policy allows none of their devices). */
+  notice?: string;
 }
 
-/** The second step of a sign-in: one passcode field (6-digit passcodes and 9-digit bypass codes). */
+/**
+ * The second step of a sign-in: one passcode field (6-digit passcodes and 9-digit bypass codes), and a
+ * push to each phone and the passkey when the person has them; whichever comes first has the focus.
+ */
 export function secondFactorPage(urls: PageUrls, model: SecondFactorPageModel): string {
+  type Method = 'passcode' | 'push' | 'webauthn';
+  const withPasscode = model.passcode !== false;
+  const fallback: Method = withPasscode ? 'passcode' : model.webauthn ? 'webauthn' : 'push';
+  const first: Method = (model.first === 'push' && model.push) || (model.first === 'webauthn' && model.webauthn) ? model.first : fallback;
   const invalid = model.error
     ? ' aria-invalid="true" aria-describedby="passcode-help passcode-error"'
     : ' aria-describedby="passcode-help"';
   const error = model.error ? `<p class="error" id="passcode-error" role="alert">${escapeHtml(model.error)}</p>\n` : '';
+  const focus = (method: Method) => (first === method ? ' autofocus' : '');
+  const passcode = `<p class="lead" id="passcode-help">${escapeHtml(SECOND_FACTOR_MESSAGES.instructions)}</p>
+${first === 'passcode' ? error : ''}<form method="post" action="${escapeHtml(model.action)}" class="form">
+<label for="passcode">Passcode</label>
+<input id="passcode" name="passcode" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="32" required${focus('passcode')}${invalid}>
+<button type="submit">Verify</button>
+</form>`;
+  const blocks = {
+    passcode: withPasscode ? passcode : null,
+    push: model.push ? pushBlock(model.push, focus('push')) : null,
+    webauthn: model.webauthn ? webauthnBlock(model.webauthn, focus('webauthn')) : null,
+  };
+  const order: Method[] = [first, ...(['passcode', 'push', 'webauthn'] as const).filter((m) => m !== first)];
+  const shown = order.map((m) => blocks[m]).filter((b): b is string => b !== null);
+  const notice = model.notice ?? (shown.length === 0 ? SECOND_FACTOR_MESSAGES.nothingAllowed : null);
+  const noticed = notice ? `<p class="error" role="alert">${escapeHtml(notice)}</p>\n` : '';
   return layout(
     urls,
     'Verify it is you',
     `<h2>Verify it is you</h2>
 <p class="detail">Signing in as <strong>${escapeHtml(model.username)}</strong></p>
-<p class="lead" id="passcode-help">${escapeHtml(SECOND_FACTOR_MESSAGES.instructions)}</p>
-${error}<form method="post" action="${escapeHtml(model.action)}" class="form">
-<label for="passcode">Passcode</label>
-<input id="passcode" name="passcode" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="32" required autofocus${invalid}>
-<button type="submit">Verify</button>
-</form>${model.push ? pushBlock(model.push) : ''}${model.webauthn ? webauthnBlock(model.webauthn) : ''}`,
+${noticed}${first === 'passcode' ? '' : error}${shown.join('\n<p class="detail">Or</p>\n')}`,
     model.webauthn ? urls.webauthnScript : undefined,
   );
 }
 
-function pushBlock(p: { action: string; devices: Array<{ id: string; name: string }> }): string {
-  const buttons = p.devices
+/** A push to each phone; the first button has the focus when a push comes first. */
+function pushBlock(p: { action: string; devices: Array<{ id: string; name: string }> }, autofocus: string): string {
+  return p.devices
     .map(
-      (d) => `<form method="post" action="${escapeHtml(p.action)}" class="form">
+      (d, i) => `<form method="post" action="${escapeHtml(p.action)}" class="form">
 <input type="hidden" name="deviceId" value="${escapeHtml(d.id)}">
-<button type="submit">Send a push to ${escapeHtml(d.name)}</button>
+<button type="submit"${i === 0 ? autofocus : ''}>Send a push to ${escapeHtml(d.name)}</button>
 </form>`,
     )
     .join('\n');
-  return `\n<p class="detail">Or</p>\n${buttons}`;
 }
 
 export interface PushWaitingPageModel {
@@ -175,13 +227,11 @@ ${error}<p class="lead" id="push-help">Open Portal Authenticator on ${escapeHtml
   );
 }
 
-function webauthnBlock(w: { optionsUrl: string; action: string }): string {
-  return `
-<p class="detail">Or</p>
-<form method="post" action="${escapeHtml(w.action)}" id="webauthn-form" data-options-url="${escapeHtml(w.optionsUrl)}" class="form">
+function webauthnBlock(w: { optionsUrl: string; action: string }, autofocus: string): string {
+  return `<form method="post" action="${escapeHtml(w.action)}" id="webauthn-form" data-options-url="${escapeHtml(w.optionsUrl)}" class="form">
 <input type="hidden" name="challengeId" value="">
 <input type="hidden" name="credential" value="">
-<button type="button" id="webauthn-start">Use your passkey or security key</button>
+<button type="button" id="webauthn-start"${autofocus}>Use your passkey or security key</button>
 <p class="detail" id="webauthn-status" role="status" hidden></p>
 </form>`;
 }

@@ -102,6 +102,8 @@ export function webauthnSecondFactor(deps: { webauthn: WebauthnService | undefin
             };
           case 'webauthn.counter_regressed':
             return { kind: 'page', status: 401, message: SECOND_FACTOR_MESSAGES.webauthnPossibleClone };
+          case 'factor_policy.method_not_allowed':
+            return { kind: 'page', status: 403, message: SECOND_FACTOR_MESSAGES.notAllowed };
           default:
             return { kind: 'page', status: 401, message: SECOND_FACTOR_MESSAGES.webauthnNotAccepted };
         }
@@ -122,7 +124,7 @@ export function registerPasskeyStep(
     pendingInteraction: (request: FastifyRequest, reply: FastifyReply, uid: string) => Promise<Interaction>;
     findAccount: (id: string) => Promise<IdpAccount | undefined>;
     limiter: (request: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number }>;
-    secondStep: (reply: FastifyReply, status: number, uid: string, upn: string, error: string) => Promise<FastifyReply>;
+    secondStep: (reply: FastifyReply, status: number, uid: string, upn: string, error: string, tried: 'webauthn') => Promise<FastifyReply>;
     expired: (request: FastifyRequest, reply: FastifyReply, uid: string) => Promise<FastifyReply>;
     record: (request: FastifyRequest, entry: Omit<AuditEntry, 'requestId' | 'clientAddress'>) => Promise<unknown>;
     actorOf: (account: IdpAccount) => { upn: string; roles: string[] };
@@ -169,7 +171,7 @@ export function registerPasskeyStep(
     if (!step) return deps.expired(request, reply, uid);
     if (step.details.result?.login) return reply.header('cache-control', 'no-store').redirect(step.details.returnTo, 303);
     const { pending, account } = step;
-    const page = (status: number, error: string) => deps.secondStep(reply, status, uid, pending.upn, error);
+    const page = (status: number, error: string) => deps.secondStep(reply, status, uid, pending.upn, error, 'webauthn');
     const limit = await deps.limiter(request);
     if (!limit.isAllowed && limit.isExceeded) {
       reply.header('retry-after', String(limit.ttlInSeconds ?? 60));

@@ -89,6 +89,33 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   'enrolment_pass.invalid': 400,
   'enrolment_pass.not_found': 404,
   'activity.event_not_found': 404,
+  'unit.not_found': 404,
+  'unit.name_taken': 409,
+  // Bad input naming the field: a group, person or helpdesk member the directory does not know as such.
+  'unit.group_unknown': 400,
+  'unit.person_unknown': 400,
+  'unit.not_helpdesk': 400,
+  // The factor policy: bad input names the field; a change that would leave someone with no factor they
+  // may use conflicts with the people it reaches; a kind the person's policy does not allow is refused.
+  'factor_policy.group_unknown': 400,
+  'factor_policy.override_exists': 409,
+  'factor_policy.override_not_found': 404,
+  'factor_policy.no_usable_kind': 400,
+  'factor_policy.would_leave_without_factor': 409,
+  'factor_policy.kind_not_allowed': 403,
+  'factor_policy.limit_reached': 409,
+  'factor_policy.method_not_allowed': 403,
+  // Enrolment campaigns: bad input names the field (an unknown or empty target, a deadline not ahead);
+  // a second campaign on the same target, or a change to an ended one, conflicts; so does a snooze past
+  // its limit or its deadline.
+  'campaign.not_found': 404,
+  'campaign.target_unknown': 400,
+  'campaign.target_empty': 400,
+  'campaign.deadline_invalid': 400,
+  'campaign.already_running': 409,
+  'campaign.ended': 409,
+  'campaign.snooze_limit_reached': 409,
+  'campaign.overdue': 409,
   'server.internal': 500,
   'server.unavailable': 503,
 };

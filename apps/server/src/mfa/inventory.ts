@@ -12,6 +12,8 @@ export interface InventoryToken {
   assignedTo: string | null;
   assignedAt: Date | null;
   createdAt: Date;
+  /** How many devices the holder has, this token's included (null: nobody holds it). */
+  holderDevices: number | null;
 }
 
 export interface ImportRefusal {
@@ -30,7 +32,10 @@ export interface TokenInventory {
   find(serial: string): Promise<InventoryToken | null>;
   /** Imports `serial,seed` rows (seeds in hex); valid rows are imported, the others reported. */
   importCsv(text: string): Promise<ImportReport>;
-  /** Takes a token from its holder (their device of it goes; the counter stays). */
-  unassign(serial: string, at?: Date): Promise<{ token: InventoryToken; formerHolder: string }>;
+  /**
+   * Takes a token from its holder (their device of it goes; the counter stays). Refuses (`last_device`)
+   * to take the holder's only device unless `allowLast`.
+   */
+  unassign(serial: string, opts?: { at?: Date; allowLast?: boolean }): Promise<{ token: InventoryToken; formerHolder: string }>;
   retire(serial: string, at?: Date): Promise<InventoryToken>;
 }

@@ -107,6 +107,8 @@ export interface MfaUserSummary {
   email: string;
   realName: string;
   status: Exclude<MfaStatus, 'not_provisioned'>;
+  /** Whether the provider says the user has a device to sign in with (Duo's `is_enrolled`); absent: it does not say. */
+  enrolled?: boolean;
 }
 
 export interface MfaUserPage {

@@ -263,8 +263,9 @@ describe('POST /api/admin/users/:upn/bypass-codes on Duo', () => {
     expect(event!.details).toMatchObject({ role: 'helpdesk', reason: JUSTIFY.reason, ticket: JUSTIFY.ticket, count: 3 });
     expect(JSON.stringify(event)).not.toContain(codes[0]!.code.replaceAll(' ', ''));
     const activity = await m.call(BOB.upn, 'GET', '/activity');
-    expect((activity.json() as { events: Array<{ action: string; actorUpn: string }> }).events[0]).toMatchObject({
-      action: 'admin.user.create_bypass_codes',
+    expect((activity.json() as { entries: Array<{ story: string; actor: string; actorUpn: string }> }).entries[0]).toMatchObject({
+      story: 'helpdesk_bypass_created',
+      actor: 'service_desk',
       actorUpn: HELPDESK.upn,
     });
     // The user page lists their metadata, read from Duo.

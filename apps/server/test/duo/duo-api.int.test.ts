@@ -489,12 +489,12 @@ describe('the rest of /api/me on Duo', () => {
     expect(listed.filter((c) => c.usesLeft === 3)).toHaveLength(10);
   });
 
-  it('GET /activity: my events on Duo-backed actions, newest first, paged', async () => {
+  it('GET /activity: my entries on Duo-backed actions, newest first, paged', async () => {
     const res = await m.call(BOB, 'GET', '/activity?limit=3');
     expect(res.statusCode).toBe(200);
     const page = activityResponseSchema.parse(res.json());
-    expect(page.events).toHaveLength(3);
-    expect(page.events[0]).toMatchObject({ action: 'bypass.create', outcome: 'success', targetUpn: BOB });
+    expect(page.entries).toHaveLength(3);
+    expect(page.entries[0]).toMatchObject({ story: 'bypass_created', outcome: 'success', actor: 'you', targetUpn: null });
     expect(page.nextCursor).not.toBeNull();
     const all: string[] = [];
     let cursor: string | null = null;
@@ -502,11 +502,11 @@ describe('the rest of /api/me on Duo', () => {
       const next = activityResponseSchema.parse(
         (await m.call(BOB, 'GET', `/activity?limit=50${cursor ? `&cursor=${cursor}` : ''}`)).json(),
       );
-      all.push(...next.events.map((e) => e.action));
+      all.push(...next.entries.flatMap((e) => e.steps.map((s) => s.step)));
       cursor = next.nextCursor;
     } while (cursor);
-    for (const action of ['device.rename', 'device.delete', 'device.claim_token', 'mfa.verify', 'bypass.create', 'bypass.revoke'])
-      expect(all).toContain(action);
+    for (const step of ['device_renamed', 'device_removed', 'token_added', 'device_checked', 'step_up', 'bypass_created', 'bypass_revoked'])
+      expect(all).toContain(step);
     const bad = await m.call(BOB, 'GET', '/activity?limit=0');
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad).details?.field).toBe('limit');

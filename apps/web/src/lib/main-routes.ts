@@ -33,7 +33,10 @@ export const ADMIN_ROUTES = {
   audit: '/admin/audit',
   provisioning: '/admin/provisioning',
   passkeys: '/admin/passkeys',
+  factorPolicy: '/admin/factor-policy',
   reports: '/admin/reports',
+  units: '/admin/units',
+  campaigns: '/admin/campaigns',
 } as const;
 
 /** Where an "add a device" page goes once the device is added: back to the page that sent the user there, or the overview. */

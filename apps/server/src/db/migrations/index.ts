@@ -18,6 +18,12 @@ import * as m0017 from './0017_change_feed.js';
 import * as m0018 from './0018_session_trust.js';
 import * as m0019 from './0019_authenticator_app.js';
 import * as m0020 from './0020_scim_addresses.js';
+import * as m0021 from './0021_siem_outbox.js';
+import * as m0022 from './0022_default_method.js';
+import * as m0023 from './0023_audit_search.js';
+import * as m0024 from './0024_admin_units.js';
+import * as m0025 from './0025_factor_policy.js';
+import * as m0026 from './0026_enrolment_campaigns.js';
 
 /** Ordered by name. Never edit a migration that has shipped: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +46,10 @@ export const migrations: Record<string, Migration> = {
   '0018_session_trust': m0018,
   '0019_authenticator_app': m0019,
   '0020_scim_addresses': m0020,
+  '0021_siem_outbox': m0021,
+  '0022_default_method': m0022,
+  '0023_audit_search': m0023,
+  '0024_admin_units': m0024,
+  '0025_factor_policy': m0025,
+  '0026_enrolment_campaigns': m0026,
 };

@@ -18,6 +18,8 @@ export interface DirectoryUserTable {
   updated_at: Generated<Date>;
   /** (0018) When SCIM or the first sign-in created the user; null for seeded or imported users. */
   provisioned_at: NullableTimestamp;
+  /** (0026) Whether the MFA provider says the person has a device, as last synced (Duo); null: not known. */
+  mfa_enrolled: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
 }
 export type DirectorySource = 'scim' | 'jit' | 'demo' | 'sign_in';
 export interface ScimTokenTable {

@@ -234,6 +234,7 @@ describe('builtin provider: Duo D100 hardware tokens (HOTP)', () => {
       'D100-0005',
       'D100-0006',
       'D100-0007',
+      'D100-0016',
     ]);
     for (const t of tokens) {
       expect(t.seed_sealed).not.toContain(demoTokenSeed(t.serial).toString('hex'));

@@ -5,6 +5,7 @@ import { containsPattern } from '../../db/like.js';
 import { tokenSeedAad } from './builtin-mapping.js';
 import type { ImportRefusal, ImportReport, InventoryToken, TokenInventory } from '../inventory.js';
 import { MfaError } from '../port.js';
+import { builtinRepository } from './builtin.repository.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
 /**
@@ -61,7 +62,15 @@ export function createInventory(db: Kysely<Database>, box: SecretBox): TokenInve
     db
       .selectFrom('mfa_hardware_token as t')
       .leftJoin('mfa_user as u', 'u.id', 't.user_id')
-      .select(['t.serial', 't.token_type', 't.status', 't.assigned_at', 't.created_at', 'u.username']);
+      .select(['t.serial', 't.token_type', 't.status', 't.assigned_at', 't.created_at', 'u.username'])
+      // Through mfa_device's user index: whether taking the token leaves its holder without a device.
+      .select((eb) =>
+        eb
+          .selectFrom('mfa_device as d')
+          .select((c) => c.fn.countAll<string | number>().as('n'))
+          .whereRef('d.user_id', '=', 't.user_id')
+          .as('holder_devices'),
+      );
   type Row = Awaited<ReturnType<ReturnType<typeof base>['execute']>>[number];
   const toToken = (r: Row): InventoryToken => ({
     serial: r.serial,
@@ -70,6 +79,7 @@ export function createInventory(db: Kysely<Database>, box: SecretBox): TokenInve
     assignedTo: r.username ?? null,
     assignedAt: r.assigned_at,
     createdAt: r.created_at,
+    holderDevices: r.username ? Number(r.holder_devices ?? 0) : null,
   });
 
   return {
@@ -121,24 +131,33 @@ export function createInventory(db: Kysely<Database>, box: SecretBox): TokenInve
       return { imported, refused };
     },
 
-    /** Takes an assigned token from its holder: their device of it is removed; the counter is kept. */
-    async unassign(serial: string, at: Date = new Date()): Promise<{ token: InventoryToken; formerHolder: string }> {
+    /**
+     * Takes an assigned token from its holder: their device of it is removed; the counter is kept.
+     * Refuses (`last_device`) when it is the holder's only device unless `allowLast`, as removing a
+     * device does. The holder is locked before the token, in the order a device removal takes them.
+     */
+    async unassign(
+      serial: string,
+      opts: { at?: Date; allowLast?: boolean } = {},
+    ): Promise<{ token: InventoryToken; formerHolder: string }> {
+      const at = opts.at ?? new Date();
       return db.transaction().execute(async (trx) => {
-        const token = await trx
+        const r = builtinRepository(trx);
+        const found = await trx
           .selectFrom('mfa_hardware_token')
-          .selectAll()
+          .select('user_id')
           .where(sql`upper(serial)`, '=', serial.toUpperCase())
-          .forUpdate()
           .executeTakeFirst();
+        if (!found) throw new MfaError('token_not_found');
+        const holder = found.user_id
+          ? await trx.selectFrom('mfa_user').select(['id', 'username']).where('id', '=', found.user_id).forUpdate().executeTakeFirst()
+          : undefined;
+        const token = await r.lockTokenBySerial(serial);
         if (!token) throw new MfaError('token_not_found');
-        if (token.status !== 'assigned' || token.user_id === null) throw new MfaError('token_not_assigned');
-        const holder = await trx.selectFrom('mfa_user').select('username').where('id', '=', token.user_id).executeTakeFirstOrThrow();
+        if (token.status !== 'assigned' || token.user_id === null || token.user_id !== holder?.id) throw new MfaError('token_not_assigned');
+        if (!opts.allowLast && (await r.countDevices(holder.id)) <= 1) throw new MfaError('last_device');
         await trx.deleteFrom('mfa_device').where('hardware_token_id', '=', token.id).execute();
-        await trx
-          .updateTable('mfa_hardware_token')
-          .set({ status: 'available', user_id: null, assigned_at: null, updated_at: at })
-          .where('id', '=', token.id)
-          .execute();
+        await r.releaseToken(token.id, at);
         return {
           token: {
             serial: token.serial,
@@ -147,6 +166,7 @@ export function createInventory(db: Kysely<Database>, box: SecretBox): TokenInve
             assignedTo: null,
             assignedAt: null,
             createdAt: token.created_at,
+            holderDevices: null,
           },
           formerHolder: holder.username,
         };
@@ -173,6 +193,7 @@ export function createInventory(db: Kysely<Database>, box: SecretBox): TokenInve
           assignedTo: null,
           assignedAt: null,
           createdAt: token.created_at,
+          holderDevices: null,
         };
       });
     },

@@ -100,10 +100,11 @@ describe('otpauthUri', () => {
     expect(decodeURIComponent(url.pathname)).toBe('/MFA Portal:alice@example.com');
     expect(url.searchParams.get('secret')).toBe('JBSWY3DPEHPK3PXP');
     expect(url.searchParams.get('issuer')).toBe('MFA Portal');
-    // SHA-1, 6 digits and 30 s are the otpauth defaults: any parameter present must say so.
-    expect(url.searchParams.get('algorithm') ?? 'SHA1').toBe('SHA1');
-    expect(url.searchParams.get('digits') ?? '6').toBe('6');
-    expect(url.searchParams.get('period') ?? '30').toBe('30');
+    // SHA-1, 6 digits and 30 s: the otpauth defaults, stated all the same (some apps guess otherwise).
+    expect(url.searchParams.get('algorithm')).toBe('SHA1');
+    expect(url.searchParams.get('digits')).toBe('6');
+    expect(url.searchParams.get('period')).toBe('30');
+    expect(uri.match(/[?&](secret|issuer|algorithm|digits|period)=/g)).toHaveLength(5);
   });
 });
 

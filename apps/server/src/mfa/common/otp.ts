@@ -48,14 +48,25 @@ export function totpSecretOf(bytes: Uint8Array): string {
   return base32.encode(bytes, { padding: false });
 }
 
-/** The `otpauth://totp/...` URI an authenticator app scans (SHA-1, 6 digits, 30 s are the defaults). */
+/**
+ * The `otpauth://totp/...` URI an authenticator app scans, or opens from a link on a phone. SHA-1, 6
+ * digits and 30 s are the format's defaults, and otplib leaves them out; they are written anyway, as
+ * some apps guess otherwise.
+ */
 export function otpauthUri(input: { secret: string; account: string; issuer: string }): string {
-  return generateURI({
+  const uri = generateURI({
     strategy: 'totp',
     secret: input.secret,
     label: input.account,
     issuer: input.issuer,
   });
+  const stated = new URLSearchParams(uri.slice(uri.indexOf('?') + 1));
+  const extra = [
+    ['algorithm', 'SHA1'],
+    ['digits', String(OTP_DIGITS)],
+    ['period', String(TOTP_PERIOD_SECONDS)],
+  ].filter(([name]) => !stated.has(name!));
+  return extra.length ? `${uri}&${extra.map(([name, value]) => `${name}=${value}`).join('&')}` : uri;
 }
 
 /** The QR code of `uri` as an SVG document (string). */

@@ -55,7 +55,13 @@ export function duoUsers(deps: Pick<DuoProviderDeps, 'admin'>, lookups: DuoLooku
       await admin.eachUserPage(
         (users) =>
           onPage(
-            users.map((u) => ({ username: u.username, email: u.email ?? '', realName: u.realname ?? '', status: statusOf(u).status })),
+            users.map((u) => ({
+              username: u.username,
+              email: u.email ?? '',
+              realName: u.realname ?? '',
+              status: statusOf(u).status,
+              ...(typeof u.is_enrolled === 'boolean' ? { enrolled: u.is_enrolled } : {}),
+            })),
           ),
         beforeCall,
       );

@@ -8,7 +8,7 @@ import { audited } from '../common/audited.js';
 import type { RequestContext } from '../common/request-context.js';
 
 /**
- * "This wasn't me" on an activity event: the report is audited (and, through the audit
+ * "Doesn't look like you?" on an activity entry (named by one of its events): the report is audited (and, through the audit
  * log's notification hook, mailed to the security contact); then what the user chose is done, each
  * step audited: sign out everywhere, revoke their bypass codes, lock the account until the service
  * desk helps (the provider's disable, which the helpdesk reverses with "re-enable").

@@ -15,8 +15,9 @@ import type { ActivityReportService } from './activity-report.service.js';
 import type { ActivityService } from './activity.service.js';
 
 /**
- * The caller's activity under `<basePath>api/me/activity`: audit events about their account, and
- * "This wasn't me" on one of them. Every route needs a bearer token and answers with `cache-control: no-store`.
+ * The caller's activity under `<basePath>api/me/activity`: the audit events about their account told
+ * as entries, and "Doesn't look like you?" on one of them. Every route needs a bearer token and
+ * answers with `cache-control: no-store`.
  */
 export async function activityRoutes(
   app: FastifyInstance,
@@ -32,7 +33,9 @@ export async function activityRoutes(
       schema: {
         tags: ME_TAGS,
         security: SECURITY,
-        summary: 'Audit events about my account, newest first',
+        summary: 'My activity as entries (a sign-in, a change, a service-desk action), newest first',
+        description:
+          'Each entry groups the audit events of one sign-in, change or service-desk action, names what happened from closed lists (story, step, method), and says where it came from. `limit` counts entries; `nextCursor` always falls between two entries.',
         querystring: activityQuerySchema,
         response: { 200: activityResponseSchema, ...COMMON_ERRORS },
       },
@@ -47,7 +50,7 @@ export async function activityRoutes(
         tags: ME_TAGS,
         security: SECURITY,
         summary:
-          "This wasn't me: report an event, tell the security contact, and optionally sign out everywhere, revoke bypass codes, lock the account",
+          "Doesn't look like you?: report an entry (by its id), tell the security contact, and optionally sign out everywhere, revoke bypass codes, lock the account",
         params: activityReportParamsSchema,
         body: activityReportBodySchema,
         response: { 200: activityReportResponseSchema, ...COMMON_ERRORS, 404: errorBodySchema },

@@ -164,8 +164,9 @@ describe('POST /api/admin/users/:upn/bypass-codes', () => {
     expect(event!.details).toMatchObject({ role: 'helpdesk', reason: JUSTIFY.reason, ticket: JUSTIFY.ticket, count: 1 });
     expect(JSON.stringify(event)).not.toContain(codes[0]!.code.replaceAll(' ', ''));
     const activity = await m.call(BOB.upn, 'GET', '/activity');
-    expect((activity.json() as { events: Array<{ action: string; actorUpn: string }> }).events[0]).toMatchObject({
-      action: 'admin.user.create_bypass_codes',
+    expect((activity.json() as { entries: Array<{ story: string; actor: string; actorUpn: string }> }).entries[0]).toMatchObject({
+      story: 'helpdesk_bypass_created',
+      actor: 'service_desk',
       actorUpn: HELPDESK.upn,
     });
   });
@@ -427,7 +428,10 @@ describe('token inventory', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ serial: 'D100-0004', status: 'available', assignedTo: null });
     const erin = await m.call('erin@example.com', 'GET', '/activity');
-    expect((erin.json() as { events: Array<{ action: string }> }).events[0]!.action).toBe('admin.inventory.unassign');
+    expect((erin.json() as { entries: Array<{ story: string; serial: string }> }).entries[0]).toMatchObject({
+      story: 'helpdesk_token_unassigned',
+      serial: 'D100-0004',
+    });
     await refusedWithoutChange(ADMIN, 'POST', '/api/admin/tokens/D100-0004/unassign', JUSTIFY, 409, 'token.not_assigned');
     await refusedWithoutChange(ADMIN, 'POST', '/api/admin/tokens/D100-0006/retire', JUSTIFY, 409, 'token.assigned');
     const retired = await callAs(m, ADMIN, 'POST', '/api/admin/tokens/D100-0004/retire', JUSTIFY);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
+import { FACTOR_KINDS, ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
 import { loadIdpSecrets } from '../../idp/secrets.js';
 import { meTestApp, type MeTestApp } from '../../../test/me-api.js';
 import { adminSnapshot, deviceIdOf, JUSTIFY, type Method } from '../../../test/admin-api.js';
@@ -194,6 +194,27 @@ const meRoutes: RouteCase[] = [
   },
   // Phones and push (issue 6): the matrix runs on the builtin provider, which has no phone channel.
   { method: 'GET', route: 'GET /api/me/capabilities', path: () => '/api/me/capabilities', expect: () => ok() },
+  // The default sign-in method: anyone chooses among their own devices (a preference, not a change of
+  // factors: protected accounts too); another person's device is not found.
+  { method: 'GET', route: 'GET /api/me/default-method', path: () => '/api/me/default-method', expect: () => ok() },
+  // The factor policy: what anyone may add and use now (protected accounts too: it is read, not a change).
+  { method: 'GET', route: 'GET /api/me/factor-policy', path: () => '/api/me/factor-policy', expect: () => ok() },
+  // The enrolment campaign banner: only the caller's own (no person in the path); a campaign not open
+  // for the caller cannot be snoozed, whoever asks.
+  { method: 'GET', route: 'GET /api/me/campaign', path: () => '/api/me/campaign', expect: () => ok() },
+  {
+    method: 'POST',
+    route: 'POST /api/me/campaign/:id/snooze',
+    path: () => `/api/me/campaign/${randomUUID()}/snooze`,
+    expect: () => err(404, 'campaign.not_found'),
+  },
+  {
+    method: 'PUT',
+    route: 'PUT /api/me/default-method',
+    path: () => '/api/me/default-method',
+    body: (c) => ({ deviceId: c.ids.token, method: 'passcode' }),
+    expect: (c) => (c.target === 'own' ? ok() : err(404, 'device.not_found')),
+  },
   // First-device policy (issue 15): what it asks of the caller, and redeeming an enrolment pass.
   { method: 'GET', route: 'GET /api/me/enrolment-policy', path: () => '/api/me/enrolment-policy', expect: () => ok() },
   {
@@ -333,6 +354,8 @@ const VERIFY_FIRST = err(403, 'admin.verification_required');
 const verifiedFirst = (allowed: Expect) => (c: Ctx) =>
   c.caller === 'helpdesk' && onUser(allowed)(c) === allowed ? VERIFY_FIRST : onUser(allowed)(c);
 const solutionAdminOnly = (allowed: (c: Ctx) => Expect) => (c: Ctx) => (c.caller === 'solution_admin' ? allowed(c) : FORBIDDEN);
+/** Every kind, enrolled and used, no limit: what the factor policy is before anyone changes it. */
+const OPEN_FACTOR_POLICY = { enrol: [...FACTOR_KINDS], use: [...FACTOR_KINDS], requirePhishingResistant: false, maxPerKind: {} };
 
 const adminRoutes: RouteCase[] = [
   {
@@ -528,6 +551,13 @@ const adminRoutes: RouteCase[] = [
     path: () => '/api/admin/reports/bypass-codes.csv',
     expect: solutionAdminOnly(() => ok()),
   },
+  // Audit to a SIEM: each stream's state, beside the reports.
+  {
+    method: 'GET',
+    route: 'GET /api/admin/reports/audit-streams',
+    path: () => '/api/admin/reports/audit-streams',
+    expect: solutionAdminOnly(() => ok()),
+  },
   // Passkeys and security keys (issue 18): the Solution Administrator's policy.
   {
     method: 'GET',
@@ -602,6 +632,111 @@ const adminRoutes: RouteCase[] = [
     path: () => `/api/admin/scim-tokens/${randomUUID()}`,
     expect: solutionAdminOnly(() => err(404, 'scim_token.not_found')),
   },
+  // Administrative units: the Solution Administrator defines them; every administrator may ask whom they can help.
+  {
+    method: 'GET',
+    route: 'GET /api/admin/units/mine',
+    path: () => '/api/admin/units/mine',
+    expect: (c) => (c.caller === 'staff' ? FORBIDDEN : ok()),
+  },
+  { method: 'GET', route: 'GET /api/admin/units', path: () => '/api/admin/units', expect: solutionAdminOnly(() => ok()) },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/units',
+    path: () => '/api/admin/units',
+    body: () => ({ name: `Matrix ${randomUUID().slice(0, 8)}`, members: { people: [OTHER] } }),
+    expect: solutionAdminOnly(() => ok(201)),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/units/:id',
+    path: () => `/api/admin/units/${units.matrix}`,
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'PUT',
+    route: 'PUT /api/admin/units/:id',
+    path: () => `/api/admin/units/${units.spare}`,
+    body: () => ({ name: 'Matrix spare', members: { people: [OTHER] } }),
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'DELETE',
+    route: 'DELETE /api/admin/units/:id',
+    path: () => `/api/admin/units/${randomUUID()}`,
+    expect: solutionAdminOnly(() => err(404, 'unit.not_found')),
+  },
+  // The factor policy: the Solution Administrator only (unknown groups and overrides are refused, naming them).
+  { method: 'GET', route: 'GET /api/admin/factor-policy', path: () => '/api/admin/factor-policy', expect: solutionAdminOnly(() => ok()) },
+  {
+    method: 'PUT',
+    route: 'PUT /api/admin/factor-policy/global',
+    path: () => '/api/admin/factor-policy/global',
+    body: () => OPEN_FACTOR_POLICY,
+    expect: solutionAdminOnly(() => ok()),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/factor-policy/groups',
+    path: () => '/api/admin/factor-policy/groups',
+    body: () => ({ ...OPEN_FACTOR_POLICY, groupId: randomUUID() }),
+    expect: solutionAdminOnly(() => err(400, 'factor_policy.group_unknown')),
+  },
+  {
+    method: 'PUT',
+    route: 'PUT /api/admin/factor-policy/groups/:groupId',
+    path: () => `/api/admin/factor-policy/groups/${randomUUID()}`,
+    body: () => OPEN_FACTOR_POLICY,
+    expect: solutionAdminOnly(() => err(404, 'factor_policy.override_not_found')),
+  },
+  {
+    method: 'DELETE',
+    route: 'DELETE /api/admin/factor-policy/groups/:groupId',
+    path: () => `/api/admin/factor-policy/groups/${randomUUID()}`,
+    expect: solutionAdminOnly(() => err(404, 'factor_policy.override_not_found')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/factor-policy/preview',
+    path: () => '/api/admin/factor-policy/preview',
+    body: () => ({ scope: { kind: 'global' }, policy: OPEN_FACTOR_POLICY }),
+    expect: solutionAdminOnly(() => ok()),
+  },
+  // Enrolment campaigns: the Solution Administrator only (an unknown group is refused, naming it).
+  { method: 'GET', route: 'GET /api/admin/campaigns', path: () => '/api/admin/campaigns', expect: solutionAdminOnly(() => ok()) },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/campaigns',
+    path: () => '/api/admin/campaigns',
+    body: () => ({
+      target: { kind: 'group', id: randomUUID() },
+      requirement: 'device',
+      deadline: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      reminderIntervalDays: 2,
+      maxReminders: 2,
+      maxSnoozes: 2,
+      snoozeDays: 1,
+    }),
+    expect: solutionAdminOnly(() => err(400, 'campaign.target_unknown')),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/campaigns/:id',
+    path: () => `/api/admin/campaigns/${randomUUID()}`,
+    expect: solutionAdminOnly(() => err(404, 'campaign.not_found')),
+  },
+  {
+    method: 'POST',
+    route: 'POST /api/admin/campaigns/:id/end',
+    path: () => `/api/admin/campaigns/${randomUUID()}/end`,
+    expect: solutionAdminOnly(() => err(404, 'campaign.not_found')),
+  },
+  {
+    method: 'GET',
+    route: 'GET /api/admin/directory-groups',
+    path: () => '/api/admin/directory-groups?q=matrix',
+    expect: solutionAdminOnly(() => ok()),
+  },
   // Last: it records a verification, which would let the helpdesk pass the rows above.
   {
     method: 'POST',
@@ -614,6 +749,8 @@ const adminRoutes: RouteCase[] = [
 
 let m: MeTestApp;
 let fixture: Fixture;
+/** The unit the scoped callers serve (it holds erin and the protected account), and one nobody depends on. */
+const units = { matrix: '', spare: '' };
 let mint: (caller: Exclude<Caller, 'none'>) => Promise<string>;
 
 async function addProtectedAccount() {
@@ -711,6 +848,54 @@ beforeAll(async () => {
 });
 afterAll(async () => m?.close());
 
+/**
+ * The administrative unit of the scope rows below: it holds erin (OTHER) and the protected account;
+ * scoped@ serves it in person, grouped@ through the directory group "Matrix desk". Made through the
+ * API, before every row, so the rows above also show that units leave everyone else's reach as it was.
+ */
+beforeAll(async () => {
+  const matrixDesk = await m.db
+    .insertInto('scim_group')
+    .values({ display_name: 'Matrix desk', external_id: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const grouped = await m.db
+    .insertInto('scim_user')
+    .values({
+      user_name: SCOPED.group.upn,
+      external_id: null,
+      display_name: 'Grouped Desk',
+      given_name: null,
+      family_name: null,
+      formatted_name: null,
+      emails: '[]',
+      roles: JSON.stringify([{ value: ROLE_HELPDESK }]),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await m.db.insertInto('scim_group_member').values({ group_id: matrixDesk.id, user_id: grouped.id }).execute();
+  await m.db
+    .insertInto('directory_user')
+    .values({ upn: SCOPED.person.upn, display_name: 'Scoped Desk', email: SCOPED.person.upn, roles: [ROLE_HELPDESK] })
+    .execute();
+  const create = async (body: unknown) => {
+    const res = await m.t.app.inject({
+      method: 'POST',
+      url: '/api/admin/units',
+      headers: { authorization: `Bearer ${await mint('solution_admin')}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+    if (res.statusCode !== 201) throw new Error(`creating a unit answered ${res.statusCode}: ${res.body}`);
+    return (res.json() as { id: string }).id;
+  };
+  units.matrix = await create({
+    name: 'Matrix unit',
+    members: { people: [OTHER, PROTECTED] },
+    helpdesk: { people: [SCOPED.person.upn], groups: [matrixDesk.id] },
+  });
+  units.spare = await create({ name: 'Matrix spare' });
+});
+
 function contextOf(caller: Caller, target: TargetKind): Ctx {
   const self = caller === 'none' ? IDENTITY.solution_admin.upn : IDENTITY[caller].upn;
   const upn = target === 'own' ? self : target === 'other' ? OTHER : PROTECTED;
@@ -782,6 +967,147 @@ describe('authorisation matrix', () => {
                 outcome: 'failure',
                 reason: 'auth.mfa_required',
               });
+            }
+            await route.cleanup?.();
+          });
+        }
+      }
+    });
+  }
+});
+
+/**
+ * Administrative units: every /api/admin route under every scope a helpdesk member can have, beside
+ * the Solution Administrator and the unassigned helpdesk member above (whose answers units leave as
+ * they were). Scoped callers: scoped@ (assigned to "Matrix unit" in person), grouped@ (through the
+ * directory group "Matrix desk"), and helpdesk@ on a portal with HELPDESK_SCOPE_REQUIRED=true and no
+ * assignment. Targets: their own account, erin and the protected account (both in the unit), alice
+ * (in no unit) and nobody@ (who does not exist).
+ *
+ * - In the unit, a scoped member is answered as any helpdesk member (protected accounts refused as ever);
+ *   every audit event the allowed request appends names the unit.
+ * - Outside it, and for a person who does not exist, every route on one user answers the same 404
+ *   `admin.user_not_found`, byte for byte, nothing changes, and the attempt is audited.
+ * - Search finds only the unit's people; the reports are the unit's; everything else is as for helpdesk.
+ * - Required but unassigned: nobody is reachable, search finds no one, and no report is readable.
+ */
+const SCOPED = {
+  person: { upn: 'scoped@example.com', roles: [ROLE_HELPDESK] },
+  group: { upn: 'grouped@example.com', roles: [ROLE_HELPDESK] },
+  required: { upn: 'helpdesk@example.com', roles: [ROLE_HELPDESK] },
+} as const;
+type ScopedCaller = keyof typeof SCOPED;
+const SCOPE_TARGETS = ['own', 'other', 'protected', 'outside', 'missing'] as const;
+type ScopeTarget = (typeof SCOPE_TARGETS)[number];
+const SCOPE_UPN: Record<Exclude<ScopeTarget, 'own'>, string> = {
+  other: OTHER,
+  protected: PROTECTED,
+  outside: 'alice@example.com',
+  missing: 'nobody@example.com',
+};
+const NOT_FOUND = err(404, 'admin.user_not_found');
+const isUnitReport = (r: RouteCase) => r.route.startsWith('GET /api/admin/reports/') && r.route !== 'GET /api/admin/reports/audit-streams';
+
+function scopedExpect(route: RouteCase, caller: ScopedCaller, target: ScopeTarget, c: Ctx): Expect {
+  const asHelpdesk = { ...c, caller: 'helpdesk' as const };
+  if (route.route.includes(':upn')) {
+    if (target === 'own') return FORBIDDEN;
+    if (caller === 'required' || target === 'outside' || target === 'missing') return NOT_FOUND;
+    return route.expect(asHelpdesk);
+  }
+  if (isUnitReport(route)) return caller === 'required' ? FORBIDDEN : route.expect({ ...asHelpdesk, caller: 'solution_admin' });
+  return route.expect(asHelpdesk);
+}
+
+describe('authorisation matrix: administrative units', () => {
+  let required: MeTestApp;
+  beforeAll(async () => {
+    required = await meTestApp({ HELPDESK_SCOPE_REQUIRED: 'true' });
+  });
+  afterAll(async () => required?.close());
+
+  const dummyIds = { device: randomUUID(), token: randomUUID(), serial: 'D100-9999', bypass: randomUUID() };
+  async function sendScoped(app: MeTestApp, caller: ScopedCaller, route: RouteCase, c: Ctx) {
+    const who = SCOPED[caller];
+    const body = route.body?.(c);
+    const isText = typeof body === 'string';
+    return app.t.app.inject({
+      method: route.method,
+      url: route.path(c),
+      headers: {
+        authorization: `Bearer ${await app.token(who.upn, [...who.roles])}`,
+        ...(body === undefined ? {} : { 'content-type': isText ? 'text/csv' : 'application/json' }),
+      },
+      ...(body === undefined ? {} : { payload: isText ? body : JSON.stringify(body) }),
+    });
+  }
+  const lastEventId = async (app: MeTestApp) =>
+    (await app.db.selectFrom('audit_event').select('id').orderBy('id', 'desc').limit(1).executeTakeFirst())?.id ?? 0;
+
+  for (const route of adminRoutes) {
+    describe(route.route, () => {
+      for (const caller of Object.keys(SCOPED) as ScopedCaller[]) {
+        for (const target of SCOPE_TARGETS) {
+          it(`${caller === 'required' ? 'required, unassigned' : `scoped (${caller})`} on ${target}`, async () => {
+            const app = caller === 'required' ? required : m;
+            const upn = target === 'own' ? SCOPED[caller].upn : SCOPE_UPN[target];
+            const ids = (caller !== 'required' && fixture.ids[upn]) || dummyIds;
+            // The rows' own expectations read `other` and `protected` only (both in the unit).
+            const c: Ctx = {
+              caller: 'helpdesk',
+              target: target === 'protected' ? 'protected' : target === 'own' ? 'own' : 'other',
+              upn,
+              ids,
+            };
+            const expected = scopedExpect(route, caller, target, c);
+            const before = await adminSnapshot(app.db);
+            const lastId = await lastEventId(app);
+            const res = await sendScoped(app, caller, route, c);
+            expect(
+              { status: res.statusCode, ...(expected.code ? { code: (res.json() as { code?: string }).code } : {}) },
+              res.body,
+            ).toEqual(expected);
+            if (REFUSED.has(res.statusCode)) expect(await adminSnapshot(app.db), 'a refused call changed stored data').toBe(before);
+            const appended = await app.db
+              .selectFrom('audit_event')
+              .selectAll()
+              .where('id', '>', lastId)
+              .where('actor_upn', '=', SCOPED[caller].upn)
+              .orderBy('id')
+              .execute();
+            if (expected === NOT_FOUND) {
+              // Exactly what a person who does not exist gets, and the attempt is audited.
+              const missing = await sendScoped(app, caller, route, { ...c, upn: SCOPE_UPN.missing, ids: dummyIds });
+              expect({ status: missing.statusCode, body: missing.body, type: missing.headers['content-type'] }).toEqual({
+                status: res.statusCode,
+                body: res.body,
+                type: res.headers['content-type'],
+              });
+              expect(res.json()).toEqual({ code: 'admin.user_not_found', message: expect.any(String) });
+              expect(appended.at(-1)).toMatchObject({ target_upn: upn, outcome: 'failure', reason: 'admin.user_not_found' });
+              expect(appended.at(-1)?.details).toMatchObject({ denyReason: 'outside_units' });
+            } else if (res.statusCode === 403 && expected.code === 'auth.forbidden') {
+              expect(appended.at(-1)).toMatchObject({ outcome: 'failure', reason: 'auth.forbidden' });
+              expect(appended.at(-1)?.details).not.toHaveProperty('unit');
+            } else if (route.route.includes(':upn') && caller !== 'required') {
+              // Allowed by the unit: every event the request appended names it.
+              for (const event of appended)
+                expect(event.details, event.action).toMatchObject({ unit: { id: units.matrix, name: 'Matrix unit' } });
+            }
+            if (route.route === 'GET /api/admin/users' && res.statusCode === 200) {
+              const found = (res.json() as { users: { upn: string }[] }).users.map((u) => u.upn);
+              expect(found).toEqual(caller !== 'required' && (target === 'other' || target === 'protected') ? [upn] : []);
+            }
+            if (route.route === 'GET /api/admin/units/mine') {
+              expect(res.json()).toEqual(
+                caller === 'required'
+                  ? { reach: 'nobody', units: [] }
+                  : { reach: 'units', units: [{ id: units.matrix, name: 'Matrix unit' }] },
+              );
+            }
+            if (route.route === 'GET /api/admin/reports/coverage' && res.statusCode === 200) {
+              // The unit's two people, counted now.
+              expect(res.json()).toMatchObject({ source: 'live', current: { staff: 2 } });
             }
             await route.cleanup?.();
           });

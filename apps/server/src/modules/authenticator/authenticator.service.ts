@@ -12,7 +12,7 @@ import { iso, selfService, type SelfServiceDeps } from '../common/self-service.j
  */
 export function createAuthenticatorService(deps: SelfServiceDeps & { publicUrl: string }) {
   const { mfa } = deps;
-  const { clock, usableAccount, allowWhenDevicesExist, audited } = selfService(deps);
+  const { clock, usableAccount, mayEnrol, allowWhenDevicesExist, audited } = selfService(deps);
 
   /** The adapter's app side; 409 `mfa.not_supported_by_provider` where the provider has its own phone app. */
   function appOrRefuse(): AuthenticatorApp {
@@ -34,6 +34,7 @@ export function createAuthenticatorService(deps: SelfServiceDeps & { publicUrl: 
         async () => {
           const app = appOrRefuse();
           await usableAccount(ctx, now);
+          await mayEnrol(ctx, 'portal_authenticator');
           return app.startActivation(ctx.upn, { allowWhenDevicesExist: await allowWhenDevicesExist(ctx, now), now });
         },
         (r) => ({ activationId: r.activationId, expiresAt: iso(r.expiresAt) }),

@@ -10,7 +10,7 @@ const bypassDetails = (b: BypassCodeInfo) => ({ bypassId: b.id, expiresAt: b.exp
 
 export function createBypassCodesService(deps: SelfServiceDeps) {
   const { mfa } = deps;
-  const { clock, usableAccount, requireStepUp, audited } = selfService(deps);
+  const { clock, usableAccount, mayEnrol, requireStepUp, audited } = selfService(deps);
 
   return {
     async listBypassCodes(ctx: RequestContext): Promise<BypassCodesResponse> {
@@ -27,6 +27,7 @@ export function createBypassCodesService(deps: SelfServiceDeps) {
         { count: body.count, validitySeconds: body.validitySeconds, reuseCount: body.reuseCount, replaceExisting: body.replaceExisting },
         async () => {
           await usableAccount(ctx, now);
+          await mayEnrol(ctx, 'bypass_codes', { adding: body.count, replacing: body.replaceExisting });
           await requireStepUp(ctx, now);
           return mfa.createBypassCodes(ctx.upn, { ...body, createdBy: ctx.upn }, { now });
         },

@@ -35,6 +35,8 @@ export function verificationError(result: Extract<VerificationResult, { ok: fals
     case 'not_provisioned':
     case 'no_factor':
       return new AppError({ code });
+    case 'not_allowed':
+      return new AppError({ code, ...(result.statusReason ? { details: { reason: result.statusReason } } : {}) });
   }
 }
 

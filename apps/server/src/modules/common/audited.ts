@@ -9,6 +9,12 @@ export interface AuditedAction<T> {
   details: Record<string, unknown>;
   /** Added to `details` on success. */
   successDetails?: (result: T) => Record<string, unknown>;
+  /**
+   * The reason to record a result as a failure, or null: for a result that is an answer, not an error
+   * (a wrong code checked for someone else is shown to the checker, and recorded as the failure it is).
+   * The event then keeps `successDetails` too.
+   */
+  failureOf?: (result: T) => string | null;
 }
 
 /**
@@ -39,7 +45,12 @@ export async function audited<T>(audit: AuditService, ctx: RequestContext, what:
       const extra = what.successDetails
         ? audit.prepare({ ...common, outcome: 'success', details: what.successDetails(result) }).details
         : null;
-      await audit.append({ ...common, outcome: 'success', details: { ...details, ...extra } });
+      const failed = what.failureOf?.(result) ?? null;
+      await audit.append({
+        ...common,
+        ...(failed ? { outcome: 'failure', reason: failed } : { outcome: 'success' }),
+        details: { ...details, ...extra },
+      });
       return result;
     });
   } catch (err) {

@@ -1,4 +1,4 @@
-import type { PushTransaction } from '@mfa-portal/shared';
+import type { FactorKind, PushTransaction } from '@mfa-portal/shared';
 import { AppError } from '../../lib/errors.js';
 import { MfaError, type MfaAccount, type MfaProvider } from '../../mfa/port.js';
 import type { VerificationService } from '../verification/verification.service.js';
@@ -32,6 +32,17 @@ export interface SelfServiceDeps {
   now?: () => Date;
   /** First-device policy: asked before a first device is added without a step-up. */
   firstDevice?: FirstDeviceGate;
+  /** The factor policy: asked before a device or bypass codes are added. */
+  factorPolicy?: FactorPolicyGate;
+}
+
+export interface FactorPolicyGate {
+  /**
+   * Throws (403 `factor_policy.kind_not_allowed`, 409 `factor_policy.limit_reached`) when the person's
+   * policy does not let them add `adding` (default 1) of this kind now; `replacing`: what they hold of
+   * it goes in the same change.
+   */
+  assertMayEnrol(upn: string, kind: FactorKind, opts?: { adding?: number; replacing?: boolean }): Promise<void>;
 }
 
 export interface FirstDeviceGate {
@@ -125,9 +136,15 @@ export function selfService(deps: SelfServiceDeps) {
     return audited(audit, ctx, successDetails ? { ...what, successDetails } : what, fn);
   }
 
+  /** The factor policy's word on adding `kind` (whatever the client offered): refused before anything is added. */
+  async function mayEnrol(ctx: RequestContext, kind: FactorKind, opts?: { adding?: number; replacing?: boolean }): Promise<void> {
+    await deps.factorPolicy?.assertMayEnrol(ctx.upn, kind, opts);
+  }
+
   return {
     clock,
     usableAccount,
+    mayEnrol,
     requireStepUp,
     allowWhenDevicesExist: firstDeviceGuard(stepUp, deps.firstDevice),
     throttle,

@@ -111,7 +111,7 @@ describe('POST /api/me/devices/authenticator and .../:enrolmentId/confirm', () =
     enrolment = totpEnrolmentResponseSchema.parse(res.json());
     expect(enrolment.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(decodeURIComponent(enrolment.otpauthUri)).toBe(
-      `otpauth://totp/MFA Portal:alice@example.com?secret=${enrolment.secret}&issuer=MFA Portal`,
+      `otpauth://totp/MFA Portal:alice@example.com?secret=${enrolment.secret}&issuer=MFA Portal&algorithm=SHA1&digits=6&period=30`,
     );
     expect(enrolment.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
     expect(enrolment.expiresAt).toBe(new Date(Date.now() + TOTP_ENROLMENT_TTL_SECONDS * 1000).toISOString());

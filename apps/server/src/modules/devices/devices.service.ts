@@ -18,7 +18,7 @@ import { deviceDetails, iso, selfService, verificationError, type SelfServiceDep
  */
 export function createDevicesService(deps: SelfServiceDeps) {
   const { mfa, verification } = deps;
-  const { clock, usableAccount, requireStepUp, allowWhenDevicesExist, throttle, audited } = selfService(deps);
+  const { clock, usableAccount, mayEnrol, requireStepUp, allowWhenDevicesExist, throttle, audited } = selfService(deps);
 
   return {
     async listDevices(ctx: RequestContext): Promise<DevicesResponse> {
@@ -34,6 +34,7 @@ export function createDevicesService(deps: SelfServiceDeps) {
         { kind: 'authenticator' },
         async () => {
           await usableAccount(ctx, now);
+          await mayEnrol(ctx, 'authenticator_app');
           return mfa.startTotpEnrolment(ctx.upn, {
             allowWhenDevicesExist: await allowWhenDevicesExist(ctx, now),
             issuer: deps.totpIssuer,
@@ -54,6 +55,7 @@ export function createDevicesService(deps: SelfServiceDeps) {
         { enrolmentId, kind: 'authenticator' },
         async () => {
           await usableAccount(ctx, now);
+          await mayEnrol(ctx, 'authenticator_app');
           return mfa.confirmTotpEnrolment(ctx.upn, enrolmentId, body, {
             allowWhenDevicesExist: await allowWhenDevicesExist(ctx, now),
             now,
@@ -72,6 +74,7 @@ export function createDevicesService(deps: SelfServiceDeps) {
         { serial: body.serial, kind: 'hardware_token' },
         async () => {
           await usableAccount(ctx, now);
+          await mayEnrol(ctx, 'hardware_token');
           return mfa.claimHardwareToken(ctx.upn, body, { allowWhenDevicesExist: await allowWhenDevicesExist(ctx, now), now });
         },
         deviceDetails,

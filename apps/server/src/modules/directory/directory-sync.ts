@@ -41,7 +41,7 @@ export function createDirectorySync(deps: {
       async (users) => {
         seen += users.length;
         await deps.directory.upsertKnown(
-          users.map((u) => ({ upn: u.username, displayName: u.realName, email: u.email, mfaStatus: u.status })),
+          users.map((u) => ({ upn: u.username, displayName: u.realName, email: u.email, mfaStatus: u.status, mfaEnrolled: u.enrolled })),
         );
       },
       async () => {

@@ -113,12 +113,21 @@ export function directoryRepository(db: Kysely<Database>) {
      * name and e-mail only; roles stay as last seen at sign-in (null: never seen). Unchanged rows are
      * not written.
      */
-    async upsertKnown(users: readonly { upn: string; displayName: string; email: string; mfaStatus?: string | null }[]) {
+    async upsertKnown(
+      users: readonly { upn: string; displayName: string; email: string; mfaStatus?: string | null; mfaEnrolled?: boolean | undefined }[],
+    ) {
       if (users.length === 0) return;
       const rows = new Map(
         users.map((u) => [
           u.upn.toLowerCase(),
-          { upn: u.upn.toLowerCase(), display_name: u.displayName, email: u.email, mfa_status: u.mfaStatus ?? null },
+          {
+            upn: u.upn.toLowerCase(),
+            display_name: u.displayName,
+            email: u.email,
+            mfa_status: u.mfaStatus ?? null,
+            // Whether the provider says they have a device (Duo): what an enrolment campaign reads.
+            mfa_enrolled: u.mfaEnrolled ?? null,
+          },
         ]),
       );
       await db
@@ -131,6 +140,7 @@ export function directoryRepository(db: Kysely<Database>) {
               display_name: eb.ref('excluded.display_name'),
               email: eb.ref('excluded.email'),
               mfa_status: sql<string | null>`coalesce(excluded.mfa_status, directory_user.mfa_status)`,
+              mfa_enrolled: sql<boolean | null>`coalesce(excluded.mfa_enrolled, directory_user.mfa_enrolled)`,
             }))
             .where((eb) =>
               eb.or([
@@ -139,6 +149,10 @@ export function directoryRepository(db: Kysely<Database>) {
                 eb.and([
                   eb('excluded.mfa_status', 'is not', null),
                   eb('directory_user.mfa_status', 'is distinct from', eb.ref('excluded.mfa_status')),
+                ]),
+                eb.and([
+                  eb('excluded.mfa_enrolled', 'is not', null),
+                  eb('directory_user.mfa_enrolled', 'is distinct from', eb.ref('excluded.mfa_enrolled')),
                 ]),
               ]),
             ),

@@ -2,6 +2,7 @@ import type { TokenVerifier } from '../../auth/token-verifier.js';
 import { AppError } from '../../lib/errors.js';
 import { MfaError, type MfaProvider } from '../../mfa/port.js';
 import type { AuditEntry, AuditService } from '../audit/audit.service.js';
+import type { SiemListeners } from '../siem/siem-delivery.js';
 import type { PortalMetrics } from './metrics.registry.js';
 
 /**
@@ -107,4 +108,17 @@ export function cacheLookupRecorder(metrics: PortalMetrics, cache: string): (hit
   const hit = metrics.readCacheLookups.labels({ cache, result: 'hit' });
   const miss = metrics.readCacheLookups.labels({ cache, result: 'miss' });
   return (found) => (found ? hit.inc() : miss.inc());
+}
+
+/** Delivery to the SIEM's streams: events delivered, failed attempts, and what waits, per stream. */
+export function siemRecorder(metrics: PortalMetrics | null): SiemListeners {
+  if (!metrics) return {};
+  return {
+    onDelivered: (stream, count) => metrics.siemDeliveries.inc({ stream }, count),
+    onFailedAttempt: (stream) => metrics.siemFailedAttempts.inc({ stream }),
+    onBacklog: (stream, count, oldestAgeSeconds) => {
+      metrics.siemPendingEvents.set({ stream }, count);
+      metrics.siemOldestPendingAge.set({ stream }, oldestAgeSeconds);
+    },
+  };
 }

@@ -27,6 +27,10 @@ export interface PortalMetrics {
   pushAnswers: Counter<'outcome'>;
   webPushDeliveries: Counter<'outcome'>;
   sseStreamsOpen: Gauge<'kind'>;
+  siemDeliveries: Counter<'stream'>;
+  siemFailedAttempts: Counter<'stream'>;
+  siemPendingEvents: Gauge<'stream'>;
+  siemOldestPendingAge: Gauge<'stream'>;
 }
 
 export interface PoolStatsSource {
@@ -182,6 +186,30 @@ export function createMetrics(opts: { database?: PoolStatsSource; collectDefault
       name: 'portal_sse_streams_open',
       help: 'Server-sent event streams open on this instance, by kind (app: the authenticator app; browser: a page waiting for a push).',
       labelNames: ['kind'],
+      registers,
+    }),
+    siemDeliveries: new Counter({
+      name: 'portal_siem_deliveries_total',
+      help: 'Audit events delivered to an external stream (SIEM), by stream (syslog, webhook).',
+      labelNames: ['stream'],
+      registers,
+    }),
+    siemFailedAttempts: new Counter({
+      name: 'portal_siem_failed_attempts_total',
+      help: 'Attempts to send audit events to an external stream that failed (they stay pending and are sent again), by stream.',
+      labelNames: ['stream'],
+      registers,
+    }),
+    siemPendingEvents: new Gauge({
+      name: 'portal_siem_pending_events',
+      help: 'Audit events waiting to be delivered to an external stream, by stream (as this instance last counted).',
+      labelNames: ['stream'],
+      registers,
+    }),
+    siemOldestPendingAge: new Gauge({
+      name: 'portal_siem_oldest_pending_age_seconds',
+      help: 'How long the oldest audit event waiting for an external stream has waited, by stream (0 when none waits).',
+      labelNames: ['stream'],
       registers,
     }),
   };

@@ -19,6 +19,9 @@ export const NOTIFICATION_KINDS = [
   'account_enabled',
   'helpdesk_action',
   'security_report',
+  // Enrolment campaigns: queued by the campaign scheduler itself, not by an audit event.
+  'campaign_invitation',
+  'campaign_reminder',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -76,6 +79,9 @@ export interface NotificationParams {
   signOutEverywhere?: boolean;
   revokeBypassCodes?: boolean;
   lockAccount?: boolean;
+  /** campaign_invitation, campaign_reminder: by when, and what counts as done (`device` or `policy`). */
+  deadline?: string;
+  requirement?: string;
 }
 
 const short = (v: unknown, max = 120): string | undefined => (typeof v === 'string' && v.length > 0 ? v.slice(0, max) : undefined);

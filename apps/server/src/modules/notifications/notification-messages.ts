@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ServiceDeskContact } from '@mfa-portal/shared';
 import type { NotificationKind, NotificationParams } from './notification-kinds.js';
 
 /**
@@ -31,7 +32,20 @@ const escapeHtml = (s: string) =>
 /** "2026-11-25 10:46" from an ISO time (UTC, as the message says). */
 const when = (iso: string | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) : '');
 
-export function messageRenderer(strings: Strings, portalUrl: string): MessageRenderer {
+/** "31 March 2026, 17:00" from an ISO time (UTC, as the message says): a deadline reads as a date. */
+const deadlineText = (iso: string | undefined) => {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const date = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d);
+  return `${date}, ${iso.slice(11, 16)}`;
+};
+
+/** `serviceDesk`: how staff reach the service desk (SERVICE_DESK_CONTACT), named where a message sends them there. */
+export function messageRenderer(
+  strings: Strings,
+  portalUrl: string,
+  opts: { serviceDesk?: ServiceDeskContact | null } = {},
+): MessageRenderer {
   const t = (key: string, values: Record<string, string | number> = {}): string => {
     let node: string | Strings | undefined = strings;
     for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
@@ -40,20 +54,51 @@ export function messageRenderer(strings: Strings, portalUrl: string): MessageRen
   };
   const activityUrl = `${portalUrl}activity`;
 
-  function assemble(subject: string, paragraphs: string[]): RenderedMessage {
-    const text = [...paragraphs, t('link', { url: activityUrl }), t('footer')].join('\n\n') + '\n';
+  const addDeviceUrl = `${portalUrl}devices/add`;
+
+  function assemble(
+    subject: string,
+    paragraphs: string[],
+    link = { text: t('link', { url: activityUrl }), url: activityUrl, label: t('link_label') },
+    footer = t('footer'),
+  ): RenderedMessage {
+    const text = [...paragraphs, link.text, footer].join('\n\n') + '\n';
     const html = [
       '<!doctype html><html><body style="font-family: Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #1f1f1f">',
       ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
-      `<p><a href="${escapeHtml(activityUrl)}">${escapeHtml(t('link_label'))}</a></p>`,
-      `<p style="color: #595959; font-size: 13px">${escapeHtml(t('footer'))}</p>`,
+      `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`,
+      `<p style="color: #595959; font-size: 13px">${escapeHtml(footer)}</p>`,
       '</body></html>',
     ].join('\n');
     return { subject, text, html };
   }
 
+  /**
+   * A campaign's e-mail: what to add and by when, the link to "Add a device", and whom to ask. A
+   * security requirement offers no unsubscribe; the messages stop once the person has added a device.
+   */
+  function campaign(kind: 'campaign_invitation' | 'campaign_reminder', p: NotificationParams, name: string): RenderedMessage {
+    const deadline = deadlineText(p.deadline);
+    const desk = opts.serviceDesk;
+    return assemble(
+      t(`campaign.${kind === 'campaign_reminder' ? 'reminder_subject' : 'subject'}`, { deadline }),
+      [
+        t('greeting', { name }),
+        t(p.requirement === 'policy' ? 'campaign.body_policy' : 'campaign.body_device', { deadline }),
+        ...(kind === 'campaign_reminder' ? [t('campaign.reminder')] : []),
+        t('campaign.how'),
+        desk
+          ? t('campaign.contact', { contact: desk.link ? `${desk.text} (${desk.link.replace(/^(tel|mailto):/, '')})` : desk.text })
+          : t('campaign.contact_unset'),
+      ],
+      { text: t('campaign.link', { url: addDeviceUrl }), url: addDeviceUrl, label: t('campaign.link_label') },
+      t('campaign.footer'),
+    );
+  }
+
   return {
     render(kind, p, recipient) {
+      if (kind === 'campaign_invitation' || kind === 'campaign_reminder') return campaign(kind, p, recipient.displayName || recipient.upn);
       if (kind === 'security_report') {
         const yesNo = (b: boolean | undefined) => t(b ? 'report.yes' : 'report.no');
         return assemble(t('report.subject', { upn: recipient.upn }), [

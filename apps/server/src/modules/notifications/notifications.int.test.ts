@@ -29,7 +29,7 @@ async function expectOneMessage(to: string, subject: string, secrets: readonly s
   expect(mail.subject).toContain(subject);
   expect(mail.text).toContain('https://localhost:8443/activity');
   expect(typeof mail.html === 'string' && mail.html.includes('href="https://localhost:8443/activity"')).toBe(true);
-  expect(mail.text).toMatch(/This wasn't me/);
+  expect(mail.text).toMatch(/Doesn't look like you\?/);
   const whole = wholeMessage(mail);
   for (const secret of secrets) expect(whole).not.toContain(secret);
   return mail;

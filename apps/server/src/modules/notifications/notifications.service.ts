@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { NotificationOutboxStatus } from '@mfa-portal/shared';
+import type { NotificationOutboxStatus, ServiceDeskContact } from '@mfa-portal/shared';
 import type { NotificationsConfig } from '../../config.js';
 import type { Database, NotificationState } from '../../db/schema.js';
 import type { AuditAppendHook } from '../audit/audit.service.js';
-import { planNotification } from './notification-kinds.js';
+import { planNotification, type NotificationKind, type NotificationParams } from './notification-kinds.js';
 import { messageRenderer, loadNotificationStrings } from './notification-messages.js';
 import {
   notificationSender,
@@ -25,6 +25,12 @@ export interface NotificationsService {
   afterAppend: AuditAppendHook;
   /** null when SMTP_URL is unset. */
   sender: NotificationSender | null;
+  /**
+   * Queues a message to `targetUpn` that no audit event causes (an enrolment campaign's), on the
+   * caller's transaction when there is one, so it exists if and only if the caller's change commits.
+   * False (nothing queued) when SMTP_URL is unset.
+   */
+  enqueue(message: { kind: NotificationKind; targetUpn: string; params: NotificationParams; at: Date }): Promise<boolean>;
   /** What administrators see of the outbox: counts by state and the latest rows (no message text). */
   status(query: { limit: number; state?: NotificationState }): Promise<NotificationOutboxStatus>;
 }
@@ -37,6 +43,10 @@ export function createNotificationsService(deps: {
   recipientOf: (upn: string) => Promise<Recipient | null>;
   log?: SenderDeps['log'];
   backoff?: Backoff;
+  /** How staff reach the service desk, named in the messages that send them there. */
+  serviceDesk?: ServiceDeskContact | null;
+  /** The sender's clock (tests move it); the real time when absent. */
+  now?: (() => Date) | undefined;
 }): NotificationsService {
   const { config } = deps;
   const enabled = config.smtpUrl !== null;
@@ -47,13 +57,14 @@ export function createNotificationsService(deps: {
       : notificationSender({
           repo,
           transport: smtpTransport(config.smtpUrl),
-          renderer: messageRenderer(loadNotificationStrings(deps.localesDir), deps.portalUrl),
+          renderer: messageRenderer(loadNotificationStrings(deps.localesDir), deps.portalUrl, { serviceDesk: deps.serviceDesk ?? null }),
           from: config.mailFrom,
           recipientOf: deps.recipientOf,
           pollMs: config.pollSeconds * 1000,
           redact: [config.smtpUrl],
           ...(deps.log ? { log: deps.log } : {}),
           ...(deps.backoff ? { backoff: deps.backoff } : {}),
+          ...(deps.now ? { now: deps.now } : {}),
         });
 
   return {
@@ -72,6 +83,18 @@ export function createNotificationsService(deps: {
         params: { ...plan.params },
         at: new Date(event.occurredAt),
       });
+    },
+    async enqueue(message) {
+      if (!enabled) return false;
+      await repo.enqueue({
+        auditEventId: null,
+        kind: message.kind,
+        targetUpn: message.targetUpn,
+        recipient: null,
+        params: { ...message.params },
+        at: message.at,
+      });
+      return true;
     },
     async status(query) {
       const [counts, rows] = await Promise.all([repo.countsByState(), repo.recent(query.limit, query.state)]);

@@ -17,7 +17,7 @@ import { auditPushResult, deviceDetails, iso, selfService, type SelfServiceDeps 
  */
 export function createPhonesService(deps: SelfServiceDeps) {
   const { mfa, audit, pushes } = deps;
-  const { clock, usableAccount, requireStepUp, allowWhenDevicesExist, throttle, requireCapability, audited } = selfService(deps);
+  const { clock, usableAccount, mayEnrol, requireStepUp, allowWhenDevicesExist, throttle, requireCapability, audited } = selfService(deps);
 
   /**
    * (Re)activating a phone hands its push channel to whoever scans the code: when the user has any
@@ -39,6 +39,7 @@ export function createPhonesService(deps: SelfServiceDeps) {
         async () => {
           requireCapability('phones');
           await usableAccount(ctx, now);
+          await mayEnrol(ctx, 'phone');
           return mfa.addPhone(
             ctx.upn,
             { number: body.number, platform: body.platform, ...(body.name ? { name: body.name } : {}) },

@@ -116,6 +116,11 @@ export interface PushServiceOptions {
   perUserLimiter?: AsyncRateLimiter;
   /** Each push the provider accepted, by purpose (metrics). */
   onStarted?: (purpose: PushPurpose) => void;
+  /**
+   * The factor policy: refuses a push to a phone the person may not use to sign in or step up
+   * (asked before anything is sent for those purposes).
+   */
+  assertUsable?: (upn: string, deviceId: string) => Promise<void>;
 }
 
 export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: PushServiceOptions = {}): PushService {
@@ -140,6 +145,7 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
 
     async start({ upn, deviceId, purpose, actorUpn, session, clientAddress, now = new Date() }) {
       const user = upn.toLowerCase();
+      if (purpose === 'sign_in' || purpose === 'step_up') await opts.assertUsable?.(user, deviceId);
       if (opts.perUserLimiter) {
         const decision = await opts.perUserLimiter.consume(user);
         if (!decision.allowed) throw rateLimited(Math.max(1, Math.ceil(decision.retryAfterSeconds)));

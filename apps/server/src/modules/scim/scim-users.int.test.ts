@@ -408,10 +408,12 @@ describe('DELETE /scim/v2/Users/:id', () => {
   it('removes the account and its secrets, keeps the audit trail, and answers 404 afterwards', async () => {
     const u = await create('leaver@example.com');
     const account = (await mfaUser('leaver@example.com'))!;
-    await s.db
+    const app = await s.db
       .insertInto('mfa_device')
       .values({ user_id: account.id, kind: 'authenticator', name: 'Phone app', capabilities: ['passcode'] })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await s.db.insertInto('default_sign_in_method').values({ upn: 'leaver@example.com', device_id: app.id, method: 'passcode' }).execute();
     await s.db
       .insertInto('mfa_bypass_code')
       .values({ user_id: account.id, code_hash: 'h-leaver', uses_left: 1, expires_at: new Date(Date.now() + 3600_000), created_by: 'x' })
@@ -422,6 +424,8 @@ describe('DELETE /scim/v2/Users/:id', () => {
     expect(await s.db.selectFrom('mfa_device').select('id').where('user_id', '=', account.id).execute()).toEqual([]);
     expect(await s.db.selectFrom('mfa_bypass_code').select('id').where('user_id', '=', account.id).execute()).toEqual([]);
     expect(await directory('leaver@example.com')).toBeUndefined();
+    // Their default sign-in method goes too: a new account of the same name starts without one.
+    expect(await s.db.selectFrom('default_sign_in_method').selectAll().where('upn', '=', 'leaver@example.com').execute()).toEqual([]);
     const trail = await s.db
       .selectFrom('audit_event')
       .select('action')

@@ -218,7 +218,7 @@ describe('a lock, a disable or a role taken away ends what was issued before', (
     expect(attacker.refresh_token).toBeTruthy();
     const owner = await m.token(BOB, [], { sid: 'owner' });
     const event = (await m.t.app.inject({ method: 'GET', url: '/api/me/activity', headers: { authorization: `Bearer ${owner}` } })).json()
-      .events[0] as { id: string };
+      .entries[0] as { id: string };
     const report = await m.t.app.inject({
       method: 'POST',
       url: `/api/me/activity/${event.id}/report`,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceDeskContact } from '@mfa-portal/shared';
 import type { AppConfig } from '../../config.js';
 import { AppError } from '../../lib/errors.js';
 import { appFileHeaders, authenticatorAppRoutes } from './authenticator-app.js';
@@ -44,7 +45,18 @@ export function acceptsHtml(header: string | string[] | undefined): boolean {
 }
 
 function escapeAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The service desk's contact as `<meta>` elements of the page: the shell's error pages show it without
+ * a request of their own (the page is all they are sure to have), and the main application reads it
+ * from the same place. Nothing when it is not configured.
+ */
+export function serviceDeskMeta(desk: ServiceDeskContact | null): string {
+  if (!desk) return '';
+  const link = desk.link ? `\n    <meta name="service-desk-link" content="${escapeAttr(desk.link)}" />` : '';
+  return `\n    <meta name="service-desk-contact" content="${escapeAttr(desk.text)}" />${link}`;
 }
 
 /**
@@ -57,7 +69,9 @@ export async function webRoutes(app: FastifyInstance, opts: { config: AppConfig;
   const indexFile = path.join(opts.webRoot, 'index.html');
   const built = fs.existsSync(indexFile);
   const indexHtml = built
-    ? fs.readFileSync(indexFile, 'utf8').replace('<base href="/" />', `<base href="${escapeAttr(basePath)}" />`)
+    ? fs
+        .readFileSync(indexFile, 'utf8')
+        .replace('<base href="/" />', () => `<base href="${escapeAttr(basePath)}" />${serviceDeskMeta(opts.config.serviceDesk)}`)
     : undefined;
   if (built && !indexHtml!.includes(`<base href="${escapeAttr(basePath)}"`))
     throw new Error('apps/web/dist/index.html has no <base href="/" /> to rewrite');

@@ -7,7 +7,8 @@ import type { MfaProvider } from '../../mfa/port.js';
 import type { VerificationService } from '../verification/verification.service.js';
 import type { AuditActor, AuditService } from '../audit/audit.service.js';
 import { rateLimited } from '../common/answers.js';
-import type { FirstDeviceGate } from '../common/self-service.js';
+import type { FactorPolicyGate, FirstDeviceGate } from '../common/self-service.js';
+import type { UsableFactors } from '../factor-policy/factor-policy.service.js';
 import type { StepUpService } from '../step-up/step-up.service.js';
 import type { WebauthnPolicyService } from './webauthn-policy.service.js';
 import { webauthnRepository } from './webauthn.repository.js';
@@ -48,6 +49,11 @@ export interface WebauthnServiceDeps {
   challengeTtlSeconds?: number;
   /** First-device policy: asked before a first device is added without a step-up. */
   firstDevice?: FirstDeviceGate;
+  /**
+   * The factor policy: whether a passkey or a security key may be added, and which credentials may
+   * confirm a sign-in or a step-up (a device test may use any).
+   */
+  factorPolicy?: FactorPolicyGate & { usableNow(upn: string): Promise<Pick<UsableFactors, 'deviceUsable' | 'policy'>> };
 }
 
 /** The step-up record's key for this context; none before sign-in, so no step-up is ever found or kept there. */

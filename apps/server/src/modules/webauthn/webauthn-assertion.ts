@@ -5,9 +5,13 @@ import type { z } from 'zod';
 import type { WebauthnChallengePurpose } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { translateError } from '../common/error-translator.js';
+import { methodNotAllowed } from '../factor-policy/factor-policy.service.js';
 import { sessionOf, verificationFailed, verifiedBy, type Ceremony, type WebauthnContext, type WebauthnServiceDeps } from './ceremony.js';
 
 type AssertionPurpose = Exclude<WebauthnChallengePurpose, 'registration'>;
+
+/** Sign-in and step-up confirm it is the person, so the factor policy's use rule applies; a device test is only a check. */
+const confirmsIdentity = (purpose: AssertionPurpose) => purpose === 'sign_in' || purpose === 'step_up';
 type FinishAssertion = z.output<typeof finishAssertionBodySchema>;
 
 /**
@@ -32,9 +36,15 @@ export function webauthnAssertion(deps: WebauthnServiceDeps, ceremony: Ceremony)
     const all = await mfa.listWebauthnCredentials(upn);
     if (opts.deviceId && !(await mfa.listDevices(upn)).some((d) => d.id === opts.deviceId))
       throw new AppError({ code: 'device.not_found' });
-    const credentials = opts.deviceId ? all.filter((c) => c.deviceId === opts.deviceId) : all;
+    let credentials = opts.deviceId ? all.filter((c) => c.deviceId === opts.deviceId) : all;
     if (opts.deviceId && credentials.length === 0) throw new AppError({ code: 'device.verification_unsupported' });
     if (credentials.length === 0) throw new AppError({ code: 'webauthn.no_credentials' });
+    // Sign-in and step-up ask only for the credentials the person's factor policy lets them use.
+    const usable = confirmsIdentity(purpose) ? await deps.factorPolicy?.usableNow(upn) : undefined;
+    if (usable) {
+      credentials = credentials.filter((c) => usable.deviceUsable(c.deviceId));
+      if (credentials.length === 0) throw methodNotAllowed(usable.policy);
+    }
     const options = await generateAuthenticationOptions({
       rpID: rp.rpId,
       timeout: ttlMs,
@@ -76,6 +86,8 @@ export function webauthnAssertion(deps: WebauthnServiceDeps, ceremony: Ceremony)
       if (!credential) throw verificationFailed(new Error('This passkey or security key is not registered for this account.'));
       deviceId = credential.deviceId;
       details.deviceId = deviceId;
+      const usable = confirmsIdentity(purpose) ? await deps.factorPolicy?.usableNow(upn) : undefined;
+      if (usable && !usable.deviceUsable(credential.deviceId)) throw methodNotAllowed(usable.policy);
       const verified = await verifiedBy(() =>
         verifyAuthenticationResponse({
           response: body.response as unknown as AuthenticationResponseJSON,

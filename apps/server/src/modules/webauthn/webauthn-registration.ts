@@ -27,6 +27,27 @@ export function webauthnRegistration(deps: WebauthnServiceDeps, ceremony: Ceremo
   const { clock, ttlMs, record, requireCapability, usableAccount, issue, consume, throttle } = ceremony;
   const allowWhenDevicesExist = firstDeviceGuard(deps.stepUp, deps.firstDevice);
 
+  /**
+   * Which of a passkey and a security key the person's factor policy lets them add now; refused (the
+   * policy's own answer) when neither. What the browser made is only known at the end, and checked then.
+   */
+  async function kindsAllowed(upn: string): Promise<Array<'passkey' | 'security_key'>> {
+    const gate = deps.factorPolicy;
+    if (!gate) return ['passkey', 'security_key'];
+    const allowed: Array<'passkey' | 'security_key'> = [];
+    let refusal: unknown = null;
+    for (const kind of ['passkey', 'security_key'] as const) {
+      try {
+        await gate.assertMayEnrol(upn, kind);
+        allowed.push(kind);
+      } catch (err) {
+        refusal ??= err;
+      }
+    }
+    if (allowed.length === 0) throw refusal;
+    return allowed;
+  }
+
   /** The metadata that new registrations must satisfy now: only while the allow-list names models. */
   async function attestationTrustInForce() {
     if (!policy.attestationTrust) return null;
@@ -42,6 +63,7 @@ export function webauthnRegistration(deps: WebauthnServiceDeps, ceremony: Ceremo
       try {
         requireCapability();
         const account = await usableAccount(upn, now);
+        const kinds = await kindsAllowed(upn);
         const allowAdditional = await allowWhenDevicesExist(sessionOf(ctx), now);
         if (!allowAdditional && account.deviceCount > 0) throw new AppError({ code: 'auth.step_up_required' });
         const existing = await mfa.listWebauthnCredentials(upn);
@@ -55,7 +77,12 @@ export function webauthnRegistration(deps: WebauthnServiceDeps, ceremony: Ceremo
           timeout: ttlMs,
           attestationType: trust?.conveyance ?? 'none',
           excludeCredentials: existing.map((c) => ({ id: c.credentialId, transports: c.transports })),
-          authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+          // Security keys only: the browser is asked for a roaming key (USB, NFC), not this device.
+          authenticatorSelection: {
+            residentKey: 'preferred',
+            userVerification: 'required',
+            ...(kinds.includes('passkey') ? {} : { authenticatorAttachment: 'cross-platform' as const }),
+          },
         });
         // The challenge and its audit event: one transaction.
         const issued = await audit.atomically(async () => {
@@ -119,6 +146,9 @@ export function webauthnRegistration(deps: WebauthnServiceDeps, ceremony: Ceremo
         const attachment = body.response.authenticatorAttachment ?? null;
         const transports = [...(info.credential.transports ?? body.response.response.transports ?? [])].map(String);
         const kind = classifyCredential({ attachment, transports, backupEligible: info.credentialDeviceType === 'multiDevice' });
+        details.kind = kind;
+        // What the browser made must be a kind the person's policy lets them add (a passkey where only security keys are allowed is refused).
+        await deps.factorPolicy?.assertMayEnrol(upn, kind);
         // A step-up fresh when the ceremony began still counts at its end.
         const allowAdditional = await allowWhenDevicesExist(sessionOf(ctx), now, challenge.allow_additional);
         // The credential and its audit event: one transaction.

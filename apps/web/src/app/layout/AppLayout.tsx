@@ -1,12 +1,14 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
+import { CampaignBanner } from '../../features/campaigns';
 import { useUser } from '../../shell/contexts';
 import { SignOutButton } from '../../shell/components/SignOutButton';
 import { useIsAdmin } from '../../lib/roles';
 import { MAIN_ROUTES } from '../../lib/main-routes';
 import { useCanChangeOwnMfa } from '../../lib/self-service';
 import { FlashBanner } from '../../lib/ui/flash';
+import { trackInputModality } from '../../lib/ui/input-modality';
 import './app-layout.css';
 import './shared-ui.css';
 
@@ -21,8 +23,9 @@ const NAV_ITEMS = [
 
 /**
  * Frame of every screen: a skip link, the banner (portal name, navigation, who is signed in, "Sign out"),
- * the success banner and the page's main landmark. Administrators also see "Administration". The navigation is a row of links, not a list, and
- * wraps on narrow screens (from 360 px).
+ * the success banner and the page's main landmark. Administrators also see "Administration". The navigation is a row of links, not a list;
+ * on a phone (from 360 px) it stays one row that scrolls sideways, with the current page's link brought into view.
+ * Focus rings show for keyboard use only (input-modality.ts).
  */
 export function AppLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation('app');
@@ -34,6 +37,16 @@ export function AppLayout({ children }: { children: ReactNode }) {
     (item) => (canChange || item.to !== MAIN_ROUTES.addDevice) && (isAdmin || item.to !== MAIN_ROUTES.admin),
   );
   const skipToMain = () => document.getElementById('main')?.focus();
+  useEffect(() => trackInputModality(), []);
+  // The phone's one-row navigation scrolls sideways: show the current page's link (without moving the page).
+  const nav = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const strip = nav.current;
+    const current = strip?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!strip || !current || strip.scrollWidth <= strip.clientWidth) return;
+    strip.scrollLeft = Math.max(0, current.offsetLeft - strip.offsetLeft - (strip.clientWidth - current.offsetWidth) / 2);
+  }, [pathname]);
   return (
     <div className="layout app-layout">
       {/* A button, not href="#main": with <base href> a fragment link would leave the page. */}
@@ -44,7 +57,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <Link to={MAIN_ROUTES.overview} className="site-header__brand app-header__brand">
           {t('common:app.name')}
         </Link>
-        <nav className="app-nav" aria-label={t('nav.label')}>
+        <nav className="app-nav" aria-label={t('nav.label')} ref={nav}>
           {visible.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.end} className="app-nav__link">
               {t(item.key)}
@@ -58,6 +71,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
       </header>
       <main className="page app-page" id="main" tabIndex={-1}>
         <FlashBanner />
+        {/* An enrolment campaign that asks the person for a device they still lack. */}
+        <CampaignBanner />
         {children}
       </main>
     </div>

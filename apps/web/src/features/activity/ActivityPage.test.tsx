@@ -2,110 +2,150 @@ import '../../lib/test/setup';
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ActivityEvent } from '@mfa-portal/shared';
+import type { ActivityEntry } from '@mfa-portal/shared';
 import { apiError, json } from '../../lib/test/fake-api';
 import { renderPortal } from '../../test/render-portal';
-import { settings } from '../../test/fixtures';
+import { AT, entry, step } from './test-fixtures';
 
-const event = (over: Partial<ActivityEvent> & Pick<ActivityEvent, 'id' | 'action'>): ActivityEvent => ({
-  occurredAt: '2025-05-01T14:05:00.000Z',
-  actorUpn: 'bob@example.com',
-  actorRoles: [],
-  targetUpn: 'bob@example.com',
-  outcome: 'success',
-  reason: null,
-  requestId: 'req-1',
-  details: null,
-  ...over,
+const signIn = entry({
+  id: '12',
+  story: 'sign_in',
+  method: 'hardware_token',
+  steps: [step({ eventId: '12', step: 'signed_in', method: 'hardware_token' })],
 });
+const wrongCode = entry({
+  id: '10',
+  story: 'sign_in_wrong_code',
+  outcome: 'failure',
+  reason: 'mfa.code_invalid',
+  actor: 'someone',
+  steps: [
+    step({ eventId: '8', step: 'password_ok' }),
+    step({ eventId: '10', step: 'code_wrong', outcome: 'failure', reason: 'mfa.code_invalid' }),
+  ],
+});
+const removal = entry({
+  id: '7',
+  story: 'device_removed',
+  deviceName: 'Old phone',
+  steps: [
+    step({ eventId: '5', step: 'step_up_asked', outcome: 'unfinished' }),
+    step({ eventId: '6', step: 'step_up', method: 'authenticator_app' }),
+    step({ eventId: '7', step: 'device_removed', deviceName: 'Old phone' }),
+  ],
+});
+const abandoned = entry({
+  id: '4',
+  story: 'bypass_created',
+  outcome: 'unfinished',
+  steps: [step({ eventId: '4', step: 'step_up_asked', outcome: 'unfinished' })],
+});
+const byTheDesk = entry({
+  id: '3',
+  story: 'helpdesk_bypass_created',
+  actor: 'service_desk',
+  actorUpn: 'helpdesk@example.com',
+  count: 1,
+  steps: [
+    step({ eventId: '2', step: 'identity_checked', method: 'code' }),
+    step({ eventId: '3', step: 'helpdesk_bypass_created', count: 1 }),
+  ],
+});
+const older = [
+  entry({
+    id: '1',
+    story: 'identity_checked',
+    outcome: 'failure',
+    reason: 'mfa.code_invalid',
+    actor: 'service_desk',
+    actorUpn: 'helpdesk@example.com',
+  }),
+  entry({ id: '0', story: 'other', client: { address: null, browser: null, os: null, location: null } }),
+];
 
-const page1: ActivityEvent[] = [
-  event({ id: '9', action: 'device.delete', details: { deviceId: 'd1', deviceName: 'Old phone', kind: 'phone' } }),
-  event({ id: '8', action: 'mfa.verify', details: { purpose: 'step_up', method: 'passcode' } }),
-  event({
-    id: '7',
-    action: 'device.delete',
-    actorUpn: 'helpdesk@example.com',
-    actorRoles: ['Helpdesk Administrator'],
-    details: { deviceId: 'd2', deviceName: 'Lost token' },
-  }),
-  event({ id: '6', action: 'bypass.create', details: { count: 3, validitySeconds: 86400 } }),
-  event({ id: '5', action: 'mfa.verify', outcome: 'failure', reason: 'mfa.code_invalid', details: { purpose: 'device_test' } }),
-];
-const page2: ActivityEvent[] = [
-  event({ id: '4', action: 'device.claim_token', details: { serial: 'D100-0002', deviceName: 'Desk token' } }),
-  event({
-    id: '3',
-    action: 'admin.user.create_bypass_codes',
-    actorUpn: 'helpdesk@example.com',
-    actorRoles: ['Helpdesk Administrator'],
-    details: { count: 1 },
-  }),
-  event({ id: '2', action: 'idp.login.second_factor_ok', actorUpn: null, actorRoles: [] }),
-  event({ id: '1', action: 'something.new' }),
-];
+const rows = () =>
+  screen.getAllByRole('listitem').filter((li) => li.parentElement?.getAttribute('aria-label') === 'Your activity, newest first');
 
 describe('activity', () => {
-  it('shows the events in plain words, newest first, including what the service desk did, and loads older ones', async () => {
+  it('tells each sign-in, change and service-desk action in one sentence, with when, where and which browser', async () => {
     const user = userEvent.setup();
     const { api } = await renderPortal({
       path: '/activity',
       api: (a) =>
         a.on('GET', '/api/me/activity', (call) =>
-          call.query.get('cursor') === '5' ? json({ events: page2, nextCursor: null }) : json({ events: page1, nextCursor: '5' }),
+          call.query.get('cursor') === '3'
+            ? json({ entries: older, nextCursor: null })
+            : json({ entries: [signIn, wrongCode, removal, abandoned, byTheDesk], nextCursor: '3' }),
         ),
     });
     expect(screen.getByRole('heading', { level: 1, name: 'Activity' })).toBeInTheDocument();
-    const items = await screen.findAllByRole('listitem');
-    expect(items.map((li) => within(li).getByText(/./, { selector: '.timeline__what' }).textContent)).toEqual([
-      'Removed the device “Old phone”',
-      'Confirmed it was you before a change',
-      'Removed the device “Lost token”',
-      'Created 3 bypass codes',
-      'A code from a device check was refused',
+    await screen.findByText('You signed in with your hardware token');
+    expect(rows().map((li) => li.querySelector('.timeline__what')?.textContent)).toEqual([
+      'You signed in with your hardware token',
+      'Someone tried to sign in as you with a wrong code Failed',
+      'You removed the device “Old phone”',
+      'You started to create bypass codes and stopped before they were made Not finished',
+      'The service desk (helpdesk@example.com) created 1 bypass code for you',
     ]);
-    expect(items[0]).toHaveTextContent('By you');
-    expect(items[0]).toHaveTextContent('May 1, 2025, 2:05 PM');
-    expect(items[0]!.querySelector('time')).toHaveAttribute('datetime', '2025-05-01T14:05:00.000Z');
-    expect(items[2]).toHaveTextContent('By helpdesk@example.com (service desk)');
-    expect(items[2]).toHaveTextContent('Not you');
-    expect(items[4]).toHaveTextContent('Failed');
-    expect(items[4]).toHaveTextContent('Reason: That code is not correct. Please check it and try again.');
+    const [first, second] = rows();
+    expect(first).toHaveTextContent('May 1, 2025, 2:05 PM · Head office (10.20.30.40) · Firefox 128 on Windows 10');
+    expect(first!.querySelector('time')).toHaveAttribute('datetime', AT);
+    expect(second).toHaveTextContent('Reason: That code is not correct. Please check it and try again.');
+    expect(second).not.toHaveTextContent(/by you/i);
     expect(api.callsTo('GET', '/api/me/activity')[0]?.query.get('limit')).toBe('20');
 
     await user.click(screen.getByRole('button', { name: 'Show older activity' }));
-    expect(await screen.findByText('Added the hardware token D100-0002')).toBeInTheDocument();
-    expect(screen.getByText('Created 1 bypass code for you')).toBeInTheDocument();
-    expect(screen.getByText('Signed in with a second factor').closest('li')).toHaveTextContent('By the portal');
-    expect(screen.getByText('Account event “something.new”')).toBeInTheDocument();
+    expect(
+      await screen.findByText('The service desk (helpdesk@example.com) tried to check your identity, and it did not pass'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Something changed on your account')).toBeInTheDocument();
     expect(screen.getByText('That is everything.')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Show older activity' })).not.toBeInTheDocument();
+    // Never an internal name or a protocol word.
+    expect(document.body).not.toHaveTextContent(/hotp|totp|method:|mfa\.|idp\.|\.verify/);
   });
 
-  it('names the holders of the configured restricted roles as the service desk, not fixed role names', async () => {
-    const events: ActivityEvent[] = [
-      event({ id: '2', action: 'device.delete', actorUpn: 'desk@example.com', actorRoles: ['MFA.Helpdesk'], details: { deviceName: 'A' } }),
-      event({
-        id: '1',
-        action: 'device.delete',
-        actorUpn: 'someone@example.com',
-        actorRoles: ['Helpdesk Administrator'],
-        details: { deviceName: 'B' },
-      }),
-    ];
+  it('shows the steps of an entry behind "Details", and one "Doesn\'t look like you?" per entry', async () => {
+    const user = userEvent.setup();
+    const reported = entry({
+      id: '20',
+      story: 'reported',
+      reportable: false,
+      steps: [step({ eventId: '20', step: 'reported' }), step({ eventId: '21', step: 'signed_out_everywhere' })],
+    });
     await renderPortal({
       path: '/activity',
-      settings: { ...settings, apiInfo: { ...settings.apiInfo, restrictedRoles: ['MFA.Helpdesk'] } },
-      api: (a) => a.on('GET', '/api/me/activity', () => json({ events, nextCursor: null })),
+      api: (a) => a.on('GET', '/api/me/activity', () => json({ entries: [reported, wrongCode, removal], nextCursor: null })),
     });
-    const items = await screen.findAllByRole('listitem');
-    expect(items[0]).toHaveTextContent('By desk@example.com (service desk)');
-    expect(items[1]).toHaveTextContent('By someone@example.com');
-    expect(items[1]).not.toHaveTextContent('service desk');
+    await screen.findByText('You removed the device “Old phone”');
+    const [reportRow, attempt, removed] = rows();
+    expect(within(reportRow!).queryByRole('button', { name: /Doesn't look like you\?/ })).not.toBeInTheDocument();
+    expect(within(attempt!).getAllByRole('button', { name: /Doesn't look like you\?/ })).toHaveLength(1);
+    expect(within(removed!).getAllByRole('button', { name: /Doesn't look like you\?/ })).toHaveLength(1);
+
+    const details = within(removed!).getByRole('button', { name: 'Details' });
+    expect(details).toHaveAttribute('aria-expanded', 'false');
+    expect(within(removed!).queryByRole('list')).not.toBeInTheDocument();
+    await user.click(details);
+    expect(details).toHaveAttribute('aria-expanded', 'true');
+    const steps = within(within(removed!).getByRole('list', { name: 'What happened, step by step' })).getAllByRole('listitem');
+    expect(steps.map((li) => li.textContent)).toEqual([
+      '2:05 PM Asked to confirm it was you first',
+      '2:05 PM You confirmed it was you with your authenticator app',
+      '2:05 PM You removed the device “Old phone”',
+    ]);
+    // A confirmation asked for is not a failure.
+    expect(removed).not.toHaveTextContent('Failed');
+
+    await user.click(within(attempt!).getByRole('button', { name: 'Details' }));
+    expect(within(attempt!).getByRole('list', { name: 'What happened, step by step' })).toHaveTextContent(
+      '2:05 PM The right password was entered2:05 PM A wrong code was entered (That code is not correct. Please check it and try again.)',
+    );
+    await user.click(within(attempt!).getByRole('button', { name: 'Details' }));
+    expect(within(attempt!).queryByRole('list')).not.toBeInTheDocument();
   });
 
   it('says when nothing is recorded yet', async () => {
-    await renderPortal({ path: '/activity', api: (a) => a.on('GET', '/api/me/activity', () => json({ events: [], nextCursor: null })) });
+    await renderPortal({ path: '/activity', api: (a) => a.on('GET', '/api/me/activity', () => json({ entries: [], nextCursor: null })) });
     expect(await screen.findByText('Nothing recorded yet')).toBeInTheDocument();
   });
 
@@ -129,41 +169,31 @@ describe('activity', () => {
   });
 });
 
-describe('activity: phones and pushes', () => {
+describe('activity: phones, pushes and names not known', () => {
   it('says in plain words what happened with phones and pushes, with the reason a push failed', async () => {
-    const events: ActivityEvent[] = [
-      event({ id: '6', action: 'step_up.push', details: { deviceId: 'd1', txid: 't2', state: 'approved' } }),
-      event({
-        id: '5',
-        action: 'device.test_push',
+    const entries: ActivityEntry[] = [
+      entry({
+        id: '6',
+        story: 'sign_in_push_not_approved',
         outcome: 'failure',
         reason: 'push.denied',
-        details: { deviceId: 'd1', state: 'denied' },
+        actor: 'someone',
+        steps: [
+          step({ eventId: '4', step: 'push_sent' }),
+          step({ eventId: '5', step: 'push_denied_on_phone', deviceName: 'Work phone' }),
+          step({ eventId: '6', step: 'push_not_approved', outcome: 'failure', reason: 'push.denied' }),
+        ],
       }),
-      event({
-        id: '4',
-        action: 'device.test_push',
-        outcome: 'failure',
-        reason: 'push.timeout',
-        details: { deviceId: 'd1', state: 'timeout' },
-      }),
-      event({ id: '3', action: 'device.activation', details: { deviceId: 'd1', channel: 'sms' } }),
-      event({ id: '2', action: 'device.add_phone', details: { deviceId: 'd1', deviceName: 'Work phone', kind: 'phone' } }),
-      event({
-        id: '1',
-        action: 'admin.user.verify_identity_push',
-        actorUpn: 'helpdesk@example.com',
-        actorRoles: ['Helpdesk Administrator'],
-        details: { deviceId: 'd1', method: 'push' },
-      }),
+      entry({ id: '3', story: 'device_checked', outcome: 'failure', reason: 'push.timeout' }),
+      entry({ id: '2', story: 'phone_added', deviceName: 'Work phone' }),
+      entry({ id: '1', story: 'device_removed' }),
     ];
-    await renderPortal({ path: '/activity', api: (a) => a.on('GET', '/api/me/activity', () => json({ events, nextCursor: null })) });
-    expect(await screen.findByText('Confirmed it was you with a push')).toBeInTheDocument();
-    expect(screen.getAllByText('A test push was not approved')).toHaveLength(2);
+    await renderPortal({ path: '/activity', api: (a) => a.on('GET', '/api/me/activity', () => json({ entries, nextCursor: null })) });
+    expect(await screen.findByText(/Someone tried to sign in as you, and the push to your phone was not approved/)).toBeInTheDocument();
     expect(screen.getByText('Reason: The push was denied on the phone.')).toBeInTheDocument();
     expect(screen.getByText('Reason: The push was not answered in time.')).toBeInTheDocument();
-    expect(screen.getByText('Got an activation link for a phone')).toBeInTheDocument();
-    expect(screen.getByText('Added the phone “Work phone”')).toBeInTheDocument();
-    expect(screen.getByText('Sent you a push to check it was you')).toBeInTheDocument();
+    expect(screen.getByText('You added the phone “Work phone”')).toBeInTheDocument();
+    // A device whose name is not known is not named “”.
+    expect(screen.getByText('You removed a device')).toBeInTheDocument();
   });
 });

@@ -2,46 +2,27 @@ import '../../lib/test/setup';
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ActivityEvent } from '@mfa-portal/shared';
 import { json } from '../../lib/test/fake-api';
 import { renderPortal } from '../../test/render-portal';
+import { entry } from './test-fixtures';
 
-const signIn: ActivityEvent = {
-  id: '42',
-  occurredAt: '2025-05-01T14:05:00.000Z',
-  actorUpn: 'bob@example.com',
-  actorRoles: [],
-  targetUpn: 'bob@example.com',
-  action: 'idp.login.second_factor_ok',
-  outcome: 'success',
-  reason: null,
-  requestId: 'req-1',
-  details: { method: 'passcode' },
-  client: { address: '10.20.30.40', browser: 'Firefox 128', os: 'Windows 10', location: 'Head office', method: 'passcode' },
-};
+const signIn = entry({ id: '42', story: 'sign_in', method: 'authenticator_app' });
 
-describe('activity: where an event came from, and "This wasn\'t me"', () => {
-  it('shows browser, system, address, location and method of an event', { timeout: 30_000 }, async () => {
-    await renderPortal({
-      path: '/activity',
-      api: (a) => a.on('GET', '/api/me/activity', () => json({ events: [signIn], nextCursor: null })),
-    });
-    expect(await screen.findByText('Firefox 128 on Windows 10 · 10.20.30.40 (Head office) · method: passcode')).toBeInTheDocument();
-  });
-
-  it('reports an event with the chosen actions after a confirmation, and says what was done', { timeout: 30_000 }, async () => {
+describe('activity: "Doesn\'t look like you?"', () => {
+  it('reports an entry with the chosen actions after a confirmation, and says what was done', { timeout: 30_000 }, async () => {
     const user = userEvent.setup();
     const { api } = await renderPortal({
       path: '/activity',
       api: (a) =>
         a
-          .on('GET', '/api/me/activity', () => json({ events: [signIn], nextCursor: null }))
+          .on('GET', '/api/me/activity', () => json({ entries: [signIn], nextCursor: null }))
           .on('POST', '/api/me/activity/42/report', () =>
             json({ reported: true, securityContactNotified: true, signedOutEverywhere: true, bypassCodesRevoked: 2, locked: true }),
           ),
     });
-    await user.click(await screen.findByRole('button', { name: /This wasn't me: Signed in with a second factor/ }));
+    await user.click(await screen.findByRole('button', { name: "Doesn't look like you? You signed in with your authenticator app" }));
     const dialog = await screen.findByRole('dialog', { name: 'Report something you did not do' });
+    expect(dialog).toHaveTextContent('You are reporting: You signed in with your authenticator app.');
     expect(within(dialog).getByRole('checkbox', { name: 'Sign me out everywhere' })).toBeChecked();
     expect(within(dialog).getByRole('checkbox', { name: 'Revoke all my bypass codes' })).toBeChecked();
     await user.click(within(dialog).getByRole('checkbox', { name: /Lock my account/ }));

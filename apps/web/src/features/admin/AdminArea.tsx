@@ -4,15 +4,20 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Route, Routes } from 'react-router';
 import { Alert } from 'antd';
 import { ADMIN_ROUTES } from '../../lib/main-routes';
+import { usePortalRole } from '../../lib/roles';
 import { RequireRole } from '../../lib/ui/RequireRole';
 import { Loading } from '../../lib/ui/Loading';
 import { Page } from '../../lib/ui/Page';
+import { useReach } from './api/units';
 import { AdminNav } from './components/AdminNav';
 import { AuditPage } from './routes/AuditPage';
+import { CampaignsPage } from './routes/CampaignsPage';
+import { FactorPolicyPage } from './routes/FactorPolicyPage';
 import { LostDevicePage } from './routes/LostDevicePage';
 import { PasskeyPolicyPage } from './routes/PasskeyPolicyPage';
 import { ProvisioningPage } from './routes/ProvisioningPage';
 import { TokensPage } from './routes/TokensPage';
+import { UnitsPage } from './routes/UnitsPage';
 import { UserPage } from './routes/UserPage';
 import { UserSearchPage } from './routes/UserSearchPage';
 import './admin.css';
@@ -32,13 +37,18 @@ function AdminNotFound() {
   );
 }
 
+/** The reports: the organisation's for Solution Administrators, their units' for a helpdesk member limited to units. */
 function ReportsScreen() {
   const { t } = useTranslation('admin');
-  return (
+  const role = usePortalRole();
+  const reach = useReach();
+  const page = (
     <Suspense fallback={<Loading label={t('reports.loading_page')} />}>
       <ReportsPage />
     </Suspense>
   );
+  if (role === 'helpdesk' && reach.isPending) return <Loading label={t('reports.loading_page')} />;
+  return role === 'helpdesk' && reach.data?.reach === 'units' ? page : <RequireRole roles={['solution_admin']}>{page}</RequireRole>;
 }
 
 /**
@@ -90,10 +100,27 @@ export default function AdminArea() {
           }
         />
         <Route
-          path="reports"
+          path="factor-policy"
           element={
             <RequireRole roles={['solution_admin']}>
-              <ReportsScreen />
+              <FactorPolicyPage />
+            </RequireRole>
+          }
+        />
+        <Route path="reports" element={<ReportsScreen />} />
+        <Route
+          path="units"
+          element={
+            <RequireRole roles={['solution_admin']}>
+              <UnitsPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="campaigns"
+          element={
+            <RequireRole roles={['solution_admin']}>
+              <CampaignsPage />
             </RequireRole>
           }
         />

@@ -1,5 +1,5 @@
 import '../../lib/test/setup';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CreateBypassCodesResponse } from '@mfa-portal/shared';
@@ -7,11 +7,13 @@ import { findDialog } from '../../lib/test/dialogs';
 import { apiError, json, type FakeApi } from '../../lib/test/fake-api';
 import { renderPortal } from '../../test/render-portal';
 import { phone, token } from '../../test/fixtures';
-import { adminProfile, BOB_PATH, noProgress, userDetail } from './test-fixtures';
+import { adminProfile, BOB_PATH, noProgress, userDetail, verifiedAtNoon, verifiedNone } from './test-fixtures';
 
 beforeAll(async () => {
   await import('./AdminArea');
 });
+// The call's reason and ticket are kept in this tab's storage: each test starts a new call.
+afterEach(() => sessionStorage.clear());
 
 const withBob =
   (detail = userDetail()) =>
@@ -35,31 +37,60 @@ const created: CreateBypassCodesResponse = {
 };
 
 describe('user page: verify identity', () => {
-  it('checks a code from the chosen device and shows the result both ways', async () => {
+  it('checks a code from the chosen device: a wrong one fails once, a right one folds the forms into one line and unlocks the actions', async () => {
     const user = userEvent.setup();
-    const { api } = await openBob();
+    const { api } = await renderPortal({
+      path: '/admin/users/bob@example.com',
+      profile: adminProfile('helpdesk'),
+      api: withBob(userDetail({ verification: verifiedNone })),
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Bob Brown' });
     api.on(
       'POST',
       `${BOB_PATH}/verify-identity`,
       () => json({ verified: false, reason: 'mfa.code_invalid', deviceId: token.id, checkedAt: '2025-05-01T12:00:00.000Z' }),
-      () => json({ verified: true, reason: null, deviceId: token.id, checkedAt: '2025-05-01T12:01:00.000Z' }),
+      () => {
+        api.on('GET', BOB_PATH, () => json(userDetail({ verification: verifiedAtNoon('passcode', 'INC-42') })));
+        return json({ verified: true, reason: null, deviceId: token.id, checkedAt: '2025-05-01T12:00:00.000Z' });
+      },
     );
     const region = screen.getByRole('region', { name: 'Verify the caller' });
+    expect(screen.getByRole('button', { name: 'Issue bypass codes' })).toBeDisabled();
+    await user.type(within(region).getByLabelText('Ticket reference'), 'INC-42');
+    await user.type(within(region).getByLabelText('Reason'), 'Caller verified with his token');
     await user.selectOptions(within(region).getByLabelText('Device they read the code from'), token.id);
     await user.type(within(region).getByLabelText('Code they read out'), '000000{Enter}');
     expect(await within(region).findByText('Not verified')).toBeInTheDocument();
     expect(region).toHaveTextContent('That code is not correct.');
+    // Said once: one failure, nothing else claims a result.
+    expect(screen.getAllByText('Not verified')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Issue bypass codes' })).toBeDisabled();
+
     await user.type(within(region).getByLabelText('Code they read out'), '123456{Enter}');
-    expect(await within(region).findByText('The code from “Key ring token” was right (12:01 PM).')).toBeInTheDocument();
+    const summary = await within(region).findByText(/^Verified by code at 12:00 PM, until 12:15 PM \(ticket INC-42\)\.$/);
+    // One live region says it, once; the forms fold away.
+    expect(summary.closest('[role="status"]')).not.toBeNull();
+    expect(screen.getAllByText(/Verified by code/)).toHaveLength(1);
+    expect(screen.queryByText('Not verified')).not.toBeInTheDocument();
+    expect(within(region).queryByLabelText('Code they read out')).not.toBeInTheDocument();
+    // The actions unlock in place and take the focus.
+    expect(screen.getByRole('heading', { level: 2, name: 'Devices and codes' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Issue bypass codes' })).toBeEnabled();
     expect(api.callsTo('POST', `${BOB_PATH}/verify-identity`).map((c) => c.body)).toEqual([
-      { deviceId: token.id, code: '000000' },
-      { deviceId: token.id, code: '123456' },
+      { deviceId: token.id, code: '000000', ticket: 'INC-42' },
+      { deviceId: token.id, code: '123456', ticket: 'INC-42' },
     ]);
-  });
+
+    // "Check again" opens the forms again, with the call as typed.
+    await user.click(within(region).getByRole('button', { name: 'Check again' }));
+    expect(within(region).getByLabelText('Ticket reference')).toHaveValue('INC-42');
+    expect(within(region).getByLabelText('Code they read out')).toBeInTheDocument();
+    // A whole call's worth of typing: more than the default 5 s on a busy machine.
+  }, 20_000);
 
   it('names each device once in the choice: its serial is added unless its name already says it (Duo names tokens by serial)', async () => {
     const duoToken = { ...token, id: 'duo-token', name: 'Duo D100 (D100-0042)', serial: 'D100-0042' };
-    await openBob(userDetail({}, { devices: [token, duoToken] }));
+    await openBob(userDetail({ verification: verifiedNone }, { devices: [token, duoToken] }));
     const select = within(screen.getByRole('region', { name: 'Verify the caller' })).getByLabelText('Device they read the code from');
     expect(
       within(select)
@@ -69,8 +100,18 @@ describe('user page: verify identity', () => {
   });
 
   it('lists only devices that show a passcode, and says so when none does', async () => {
-    await openBob(userDetail({}, { devices: [{ ...phone, capabilities: ['push'] }] }));
+    await openBob(userDetail({ verification: verifiedNone }, { devices: [{ ...phone, capabilities: ['push'] }] }));
     expect(screen.getByRole('region', { name: 'Verify the caller' })).toHaveTextContent('No device can give a code');
+  });
+
+  it('refuses a badly formed ticket before checking anything', async () => {
+    const user = userEvent.setup();
+    const { api } = await openBob(userDetail({ verification: verifiedNone }));
+    const region = screen.getByRole('region', { name: 'Verify the caller' });
+    await user.type(within(region).getByLabelText('Ticket reference'), 'not a ticket!');
+    await user.type(within(region).getByLabelText('Code they read out'), '123456{Enter}');
+    expect(await within(region).findByText(/A ticket reference is letters and digits/)).toBeInTheDocument();
+    expect(api.callsTo('POST', `${BOB_PATH}/verify-identity`)).toHaveLength(0);
   });
 });
 

@@ -49,7 +49,7 @@ describe('administration: who sees it', () => {
       within(adminNav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Users', 'Hardware tokens', 'Audit log', 'Provisioning', 'Passkeys', 'Reports']);
+    ).toEqual(['Users', 'Hardware tokens', 'Audit log', 'Provisioning', 'Passkeys', 'Factor policy', 'Reports', 'Units', 'Campaigns']);
   });
 });
 
@@ -132,6 +132,7 @@ describe('user search', () => {
 
 describe('user page', () => {
   it('shows status with the lockout reason, devices, bypass-code metadata and recent activity', async () => {
+    const user = userEvent.setup();
     await renderPortal({
       path: '/admin/users/bob@example.com',
       profile: adminProfile('helpdesk'),
@@ -173,8 +174,10 @@ describe('user page', () => {
     const status = screen.getByRole('region', { name: 'Status' });
     expect(status).toHaveTextContent('Locked out');
     expect(status).toHaveTextContent('Reason given by the multi-factor service: Too many failed attempts');
+    expect(status).toHaveTextContent('Protected accountNo');
+    expect(status).toHaveTextContent("Devices2: Bob's phone, Key ring token");
     expect(within(status).getByRole('button', { name: 'Unlock' })).toBeEnabled();
-    const devices = screen.getByRole('region', { name: 'Devices' });
+    const devices = screen.getByRole('region', { name: 'Devices and codes' });
     expect(within(devices).getByRole('button', { name: "Remove “Bob's phone”" })).toBeInTheDocument();
     expect(within(devices).getByRole('button', { name: 'Resync “Key ring token”' })).toBeInTheDocument();
     expect(within(devices).queryByRole('button', { name: "Resync “Bob's phone”" })).not.toBeInTheDocument();
@@ -182,8 +185,9 @@ describe('user page', () => {
       'href',
       '/admin/users/bob%40example.com/lost-device',
     );
-    const codes = within(screen.getByRole('region', { name: 'Bypass codes' })).getByRole('table');
+    const codes = within(within(devices).getByRole('region', { name: 'Bypass codes' })).getByRole('table');
     expect(within(codes).getAllByRole('row')[1]).toHaveTextContent('May 1, 2025, 9:00 AMMay 2, 2025, 9:00 AM1 of 1helpdesk@example.com');
+    await user.click(screen.getByRole('button', { name: 'Show the 2 latest events' }));
     const activity = screen.getByRole('table', { name: 'The 20 latest events about bob@example.com, newest first' });
     const [first, second] = within(activity).getAllByRole('row').slice(1);
     expect(first).toHaveTextContent('Bypass codes issued');
@@ -192,7 +196,7 @@ describe('user page', () => {
     expect(second).toHaveTextContent('mfa.verify');
     expect(second).toHaveTextContent('FailedThat code is not correct.');
     expect(screen.getByRole('region', { name: 'Verify the caller' })).toHaveTextContent(
-      'You have not verified this person yet, or your last check has run out.',
+      'Verified by code at 10:00 AM, until 10:15 AM (ticket INC-42).',
     );
   });
 

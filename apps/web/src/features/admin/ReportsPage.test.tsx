@@ -27,6 +27,8 @@ const coverage = (over: Partial<ReportCoverageResponse> = {}): ReportCoverageRes
   available: ALL,
   current: figures(4),
   takenAt: '2026-05-02T10:00:00.000Z',
+  source: 'live',
+  totals: { 'without-factor': 3, locked: 0, 'stale-devices': 0, 'bypass-codes': 0, bypassCodeHolders: 0 },
   from: '2026-04-03',
   to: '2026-05-02',
   history: [
@@ -93,6 +95,57 @@ describe('reports', () => {
     // Many steps on a shared, slow machine.
   }, 20_000);
 
+  it('give the figures and the totals of the lists of one moment, and say which', async () => {
+    const { api } = await renderPortal({
+      path: '/admin/reports',
+      profile: adminProfile('solution_admin'),
+      api: (a) =>
+        a
+          .on('GET', '/api/admin/reports/coverage', () =>
+            json(coverage({ totals: { 'without-factor': 4, locked: 0, 'stale-devices': 2, 'bypass-codes': 6, bypassCodeHolders: 3 } })),
+          )
+          .on('GET', '/api/admin/reports/without-factor', () =>
+            json({ rows: ['u1', 'u2', 'u3', 'u4'].map((u) => person(`${u}@example.com`)), nextCursor: null }),
+          )
+          .on('GET', '/api/admin/reports/locked', empty)
+          .on('GET', '/api/admin/reports/stale-devices', empty)
+          .on('GET', '/api/admin/reports/bypass-codes', empty),
+    });
+    expect(await screen.findByText('4 of 8 staff (50%) have at least one device.')).toBeInTheDocument();
+    expect(screen.getByTestId('coverage-moment')).toHaveTextContent(
+      /^Counted at May 2, 2026, .+, when you opened this page, together with the totals of the lists below\.$/,
+    );
+    const section = (name: string) => screen.getByRole('heading', { level: 2, name }).closest('section')!;
+    expect(within(section('Staff without a device')).getByTestId('report-without-factor-total')).toHaveTextContent('4 people.');
+    expect(within(section('Bypass codes in force')).getByTestId('report-bypass-codes-total')).toHaveTextContent(
+      '6 codes, held by 3 people.',
+    );
+    expect(within(section('Devices not used for 90 days')).getByTestId('report-stale-devices-total')).toHaveTextContent('2 devices.');
+    // None: the list says so itself, with no "0 accounts." above it.
+    expect(within(section('Locked or disabled accounts')).queryByTestId('report-locked-total')).not.toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/admin/reports/coverage')).toHaveLength(1);
+  });
+
+  it('label figures from the hourly snapshot with their time, and give no list totals of another moment', async () => {
+    await renderPortal({
+      path: '/admin/reports',
+      profile: adminProfile('solution_admin'),
+      api: (a) =>
+        a
+          .on('GET', '/api/admin/reports/coverage', () => json(coverage({ source: 'snapshot', totals: null })))
+          .on('GET', '/api/admin/reports/without-factor', () => json({ rows: [person('u1@example.com')], nextCursor: null }))
+          .on('GET', '/api/admin/reports/locked', empty)
+          .on('GET', '/api/admin/reports/stale-devices', empty)
+          .on('GET', '/api/admin/reports/bypass-codes', empty),
+    });
+    expect(await screen.findByText('4 of 8 staff (50%) have at least one device.')).toBeInTheDocument();
+    expect(screen.getByTestId('coverage-moment')).toHaveTextContent(
+      /^Figures as of May 2, 2026, .+: they are recorded every hour\. The lists below are read now, so they may have changed since\.$/,
+    );
+    expect(await screen.findByRole('table', { name: 'Staff without a device, by sign-in name' })).toBeInTheDocument();
+    expect(screen.queryByTestId('report-without-factor-total')).not.toBeInTheDocument();
+  });
+
   it('download a list as a CSV file', async () => {
     const user = userEvent.setup();
     const csv = '"upn","displayName"\r\n"u1@example.com","Name"\r\n';
@@ -150,6 +203,24 @@ describe('reports', () => {
 });
 
 describe('the security e-mail outbox', () => {
+  it('says in plain words when e-mail is not set up, never the name of a setting', async () => {
+    await renderPortal({
+      path: '/admin/reports',
+      profile: adminProfile('solution_admin'),
+      api: (a) =>
+        a
+          .on('GET', '/api/admin/reports/coverage', () => json(coverage()))
+          .on('GET', '/api/admin/reports/without-factor', empty)
+          .on('GET', '/api/admin/reports/locked', empty)
+          .on('GET', '/api/admin/reports/stale-devices', empty)
+          .on('GET', '/api/admin/reports/bypass-codes', empty)
+          .on('GET', '/api/admin/notifications', () => json({ enabled: false, counts: { pending: 0, sent: 0, failed: 0 }, messages: [] })),
+    });
+    const section = await screen.findByRole('region', { name: 'Security e-mail' }, { timeout: 5000 });
+    expect(await within(section).findByText(/E-mail is not set up/)).toHaveTextContent('The operations guide says how to set it up.');
+    expect(section.textContent).not.toMatch(/[A-Z]+_[A-Z_]+/);
+  });
+
   it('says how many messages wait, were sent or failed, and lists the latest without their text', async () => {
     await renderPortal({
       path: '/admin/reports',

@@ -19,10 +19,11 @@ const tok = (serial: string, overrides: Partial<AdminToken> = {}): AdminToken =>
   assignedTo: null,
   assignedAt: null,
   createdAt: '2025-04-01T08:00:00.000Z',
+  holderDevices: null,
   ...overrides,
 });
 const inventory = [
-  tok('D100-0001', { status: 'assigned', assignedTo: 'bob@example.com', assignedAt: '2025-04-02T08:00:00.000Z' }),
+  tok('D100-0001', { status: 'assigned', assignedTo: 'bob@example.com', assignedAt: '2025-04-02T08:00:00.000Z', holderDevices: 2 }),
   tok('D100-0002'),
   tok('D100-0009', { status: 'retired' }),
 ];
@@ -78,19 +79,95 @@ describe('hardware tokens', () => {
     await user.click(await screen.findByRole('button', { name: 'Unassign D100-0001' }));
     let dialog = await findDialog('Unassign D100-0001?');
     expect(dialog).toHaveTextContent('bob@example.com will no longer be able to use D100-0001');
+    // Its own hint: an inventory change has no caller to verify.
+    expect(dialog).toHaveTextContent(
+      'Why you are taking the token back, for example that bob@example.com returned it or reported it lost.',
+    );
+    expect(dialog).not.toHaveTextContent(/caller/);
     await user.type(within(dialog).getByLabelText('Reason'), 'Token returned');
     await user.type(within(dialog).getByLabelText('Ticket reference'), 'INC-9');
     await user.click(within(dialog).getByRole('button', { name: 'Unassign' }));
     expect(await screen.findByText('D100-0001 is available again.')).toBeInTheDocument();
-    expect(api.callsTo('POST', '/api/admin/tokens/D100-0001/unassign')[0]?.body).toEqual({ reason: 'Token returned', ticket: 'INC-9' });
+    expect(api.callsTo('POST', '/api/admin/tokens/D100-0001/unassign')[0]?.body).toEqual({
+      reason: 'Token returned',
+      ticket: 'INC-9',
+      confirmLastDevice: false,
+    });
 
     await user.click(screen.getByRole('button', { name: 'Retire D100-0002' }));
     dialog = await findDialog('Retire D100-0002?');
     expect(within(dialog).getByLabelText('Ticket reference')).toHaveValue('INC-9');
+    expect(dialog).toHaveTextContent('Why the token is retired, for example that it is broken or was lost.');
+    expect(dialog).not.toHaveTextContent(/caller/);
     await user.click(within(dialog).getByRole('button', { name: 'Retire' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('The token was not retired');
     expect(alert).toHaveTextContent('This hardware token is assigned to someone: unassign it first.');
+  });
+
+  it("warns before unassigning the holder's only device, and asks them to acknowledge it, as Remove does", async () => {
+    const user = userEvent.setup();
+    const paul = tok('D100-0016', {
+      status: 'assigned',
+      assignedTo: 'paul@example.com',
+      assignedAt: '2025-04-02T08:00:00.000Z',
+      holderDevices: 1,
+    });
+    const { api } = await renderPortal({
+      path: '/admin/tokens',
+      profile: adminProfile('solution_admin'),
+      api: (a) =>
+        a
+          .on('GET', '/api/admin/tokens', () => json({ tokens: [paul] }))
+          .on('POST', '/api/admin/tokens/D100-0016/unassign', () => json(tok('D100-0016'))),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Unassign D100-0016' }));
+    const dialog = await findDialog('Unassign D100-0016?');
+    expect(within(dialog).getByText('This is their only device')).toBeInTheDocument();
+    expect(dialog).toHaveTextContent('After this, paul@example.com cannot sign in with a second factor until they add a device.');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Token returned');
+    await user.type(within(dialog).getByLabelText('Ticket reference'), 'INC-16');
+    const submit = within(dialog).getByRole('button', { name: 'Unassign' });
+    expect(submit).toBeDisabled();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'I understand that they will have no device left' }));
+    expect(submit).toBeEnabled();
+    await user.click(submit);
+    expect(await screen.findByText('D100-0016 is available again.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/admin/tokens/D100-0016/unassign')[0]?.body).toEqual({
+      reason: 'Token returned',
+      ticket: 'INC-16',
+      confirmLastDevice: true,
+    });
+  });
+
+  it('warns when the server says it became their only device since the list was read, instead of showing an error', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      path: '/admin/tokens',
+      profile: adminProfile('solution_admin'),
+      api: (a) =>
+        a
+          .on('GET', '/api/admin/tokens', () => json({ tokens: inventory }))
+          .on(
+            'POST',
+            '/api/admin/tokens/D100-0001/unassign',
+            () => apiError(409, 'device.last_device_confirmation_required'),
+            () => json(tok('D100-0001')),
+          ),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Unassign D100-0001' }));
+    const dialog = await findDialog('Unassign D100-0001?');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Token returned');
+    await user.type(within(dialog).getByLabelText('Ticket reference'), 'INC-9');
+    await user.click(within(dialog).getByRole('button', { name: 'Unassign' }));
+    expect(await within(dialog).findByText('This is their only device')).toBeInTheDocument();
+    expect(within(dialog).queryByText('The token was not unassigned')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'I understand that they will have no device left' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Unassign' }));
+    expect(await screen.findByText('D100-0001 is available again.')).toBeInTheDocument();
+    expect(
+      api.callsTo('POST', '/api/admin/tokens/D100-0001/unassign').map((c) => (c.body as { confirmLastDevice: boolean }).confirmLastDevice),
+    ).toEqual([false, true]);
   });
 
   it('imports a CSV file and reports, row by row, what was refused and why', async () => {
@@ -105,6 +182,9 @@ describe('hardware tokens', () => {
             json({ imported: 1, refused: [{ line: 3, serial: 'D100-9002', reason: 'seed_invalid' }] }),
           ),
     });
+    const importForm = (await screen.findByRole('heading', { name: 'Import tokens' })).closest('section')!;
+    expect(importForm).toHaveTextContent('Why you are importing these tokens, for example the delivery they came with.');
+    expect(importForm).not.toHaveTextContent(/caller/);
     await user.click(await screen.findByRole('button', { name: 'Import' }));
     expect(await screen.findByText('Please choose the file to import.')).toBeInTheDocument();
     const csv = 'serial,seed\nD100-9001,0101010101010101010101010101010101010101\nD100-9002,not-hex\n';

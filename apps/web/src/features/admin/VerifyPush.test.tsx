@@ -14,10 +14,10 @@ import { pushPolling } from '../../lib/push/push-polling';
 import { apiError, capabilitiesWithoutPush, json, type FakeApi } from '../../lib/test/fake-api';
 import { renderPortal } from '../../test/render-portal';
 import { phone, token } from '../../test/fixtures';
-import { adminProfile, BOB_PATH, noProgress, userDetail } from './test-fixtures';
+import { adminProfile, BOB_PATH, noProgress, userDetail, verifiedAtNoon, verifiedNone } from './test-fixtures';
 
 /**
- * The helpdesk's verification push (issue 5): offered in "Verify the caller" only where the MFA
+ * The helpdesk's verification push: offered in "Verify the caller" only where the MFA
  * service sends pushes and the user has a phone that takes them; the confirmation code is shown to
  * read back, the push is polled with progress, and its answer is said plainly. An approval counts as
  * a recent identity check, exactly as a right passcode.
@@ -56,9 +56,9 @@ const duoAdmin = (): UserInfoResponse => {
 };
 
 /**
- * Bob's page for a helpdesk member, on `provider`, with the push answering `answers` in turn (the last
- * one repeats). The server's lost-device progress counts the check once the push is approved, as the
- * real one derives it from the audit event of the answer.
+ * Bob's page for a helpdesk member who has not verified him yet, on `provider`, with the push answering
+ * `answers` in turn (the last one repeats). The server counts the check once the push is approved (his
+ * page's verification and the lost-device progress), as the real one derives it from the audit event of the answer.
  */
 async function openBob(
   provider: 'builtin' | 'duo',
@@ -67,19 +67,23 @@ async function openBob(
   capabilities?: ProviderCapabilitiesResponse,
 ) {
   let progress = noProgress;
+  let verification = verifiedNone;
   const rendered = await renderPortal({
     path: '/admin/users/bob@example.com',
     profile: provider === 'duo' ? duoAdmin() : adminProfile('helpdesk'),
     api: (a: FakeApi) =>
       (capabilities ? a.on('GET', '/api/me/capabilities', () => json(capabilities)) : a)
-        .on('GET', BOB_PATH, () => json(userDetail({}, { devices })))
+        .on('GET', BOB_PATH, () => json(userDetail({ verification }, { devices })))
         .on('GET', `${BOB_PATH}/lost-device`, () => json(progress))
         .on('POST', PUSH_PATH, started)
         .on(
           'GET',
           POLL_PATH,
           ...answers.map((state) => () => {
-            if (state === 'approved') progress = checked;
+            if (state === 'approved') {
+              progress = checked;
+              verification = verifiedAtNoon('push');
+            }
             return json(status(state));
           }),
         ),
@@ -106,12 +110,9 @@ describe('verification push on the user page', () => {
     await waitFor(() => expect(api.callsTo('GET', '/api/me/capabilities')).toHaveLength(1));
     expect(within(region).getByLabelText('Code they read out')).toBeInTheDocument();
     expect(region).not.toHaveTextContent(/push/i);
-    // The only way offered besides the code: recording a verification made by hand (verify, then issue, issue 14).
-    expect(
-      within(region)
-        .queryAllByRole('heading', { level: 3 })
-        .map((h) => h.textContent),
-    ).toEqual(['They have no device left: record how you verified them']);
+    // The only way offered besides the code: recording a verification made by hand, folded away.
+    expect(within(region).queryAllByRole('heading', { level: 3 })).toEqual([]);
+    expect(within(region).getByText('They have no device left')).toBeInTheDocument();
   });
 
   it('is offered on Duo next to the passcode, for the phones that take pushes only', async () => {
@@ -143,10 +144,11 @@ describe('verification push on the user page', () => {
     expect(within(region).queryByLabelText('Code they read out')).not.toBeInTheDocument();
   });
 
-  it('sends it, shows the confirmation code to read back and progress, then "Verified", counted as a recent check', async () => {
+  it('sends it with the call\'s ticket, shows the confirmation code to read back and progress, then "Verified", once', async () => {
     const user = userEvent.setup();
     const { api, region } = await openBob('duo', ['waiting', 'waiting', 'approved']);
-    expect(region).toHaveTextContent('You have not verified this person yet, or your last check has run out.');
+    expect(region).toHaveTextContent('Not verified yet: check a code from one of their devices.');
+    await user.type(within(region).getByLabelText('Ticket reference'), 'INC-9');
     const push = await sendPush(user, region);
     const code = await within(push).findByRole('group', { name: 'Confirmation code' });
     expect(code).toHaveTextContent(CODE);
@@ -159,18 +161,15 @@ describe('verification push on the user page', () => {
     expect(button).toHaveFocus();
     await user.click(button);
 
-    expect(
-      await within(push).findByText("They approved the verification push on “Bob's phone” (12:00 PM).", {}, { timeout: 3000 }),
-    ).toBeInTheDocument();
-    expect(within(push).getByText('Verified', { selector: '.success-box__title' })).toBeInTheDocument();
-    expect(within(push).queryByRole('group', { name: 'Confirmation code' })).not.toBeInTheDocument();
-    // The answer refreshed the page's check, as a right passcode does.
-    expect(await within(region).findByText("You verified them at 12:00 PM with “Bob's phone”.")).toBeInTheDocument();
-    expect(api.callsTo('POST', PUSH_PATH).map((c) => c.body)).toEqual([{ deviceId: phone.id }]);
+    // The answer refreshed the page's verification, as a right passcode does: said once, in one line.
+    expect(await within(region).findByText('Verified by push at 12:00 PM, until 12:15 PM.', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.queryByText(/They approved the verification push/)).not.toBeInTheDocument();
+    expect(within(region).queryByRole('region', { name: 'Send a verification push' })).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Devices and codes' })).toHaveFocus();
+    expect(api.callsTo('POST', PUSH_PATH).map((c) => c.body)).toEqual([{ deviceId: phone.id, ticket: 'INC-9' }]);
     expect(api.callsTo('GET', POLL_PATH).length).toBeGreaterThanOrEqual(3);
     // Polling stops once answered.
     await pollsSettle(api);
-    expect(within(push).getByRole('button', { name: 'Send another push' })).toBeEnabled();
   });
 
   it.each([
@@ -185,7 +184,7 @@ describe('verification push on the user page', () => {
     expect(push).toHaveTextContent(body);
     expect(within(region).queryByText('Verified', { selector: '.success-box__title' })).not.toBeInTheDocument();
     expect(within(push).queryByRole('group', { name: 'Confirmation code' })).not.toBeInTheDocument();
-    expect(region).toHaveTextContent('You have not verified this person yet, or your last check has run out.');
+    expect(region).toHaveTextContent('Not verified yet');
     await pollsSettle(api);
     expect(within(push).getByRole('button', { name: 'Send another push' })).toBeEnabled();
   });

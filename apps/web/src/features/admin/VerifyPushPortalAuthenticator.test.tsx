@@ -8,7 +8,7 @@ import { fakeEventStreams, json } from '../../lib/test/fake-api';
 import { builtinWithApp, pixel } from '../../lib/test/portal-authenticator';
 import { renderPortal } from '../../test/render-portal';
 import { token } from '../../test/fixtures';
-import { adminProfile, BOB_PATH, noProgress, userDetail } from './test-fixtures';
+import { adminProfile, BOB_PATH, noProgress, userDetail, verifiedAtNoon, verifiedNone } from './test-fixtures';
 
 /** The helpdesk's verification push to the portal's own app: the agent reads the number, the caller types it. */
 
@@ -39,25 +39,29 @@ describe('verification push to Portal Authenticator', () => {
   it('lists the phone by its app, gives the agent the number to read out, and shows the approval at once', async () => {
     const user = userEvent.setup();
     const streams = fakeEventStreams();
+    let verification = verifiedNone;
     await renderPortal({
       path: '/admin/users/bob@example.com',
       profile: adminProfile('helpdesk'),
       api: (a) =>
         a
           .on('GET', '/api/me/capabilities', builtinWithApp)
-          .on('GET', BOB_PATH, () => json(userDetail({}, { devices: [pixel, token] })))
+          .on('GET', BOB_PATH, () => json(userDetail({ verification }, { devices: [pixel, token] })))
           .on('GET', `${BOB_PATH}/lost-device`, () => json(noProgress))
           .on('POST', PUSH_PATH, () => json({ ...status('waiting'), confirmationCode: '58', verified: undefined }, 202))
           .on(
             'GET',
             `${PUSH_PATH}/${TXID}`,
             () => json(status('waiting')),
-            () => json(status('approved')),
+            () => {
+              verification = verifiedAtNoon('push');
+              return json(status('approved'));
+            },
           )
           .on('GET', `/api/me/push/${TXID}/events`, streams.handler),
     });
     await screen.findByRole('heading', { level: 1, name: 'Bob Brown' });
-    const devices = screen.getByRole('region', { name: 'Devices' });
+    const devices = screen.getByRole('region', { name: 'Devices and codes' });
     expect(within(devices).getByText('Portal Authenticator on Pixel 8')).toBeInTheDocument();
     expect(devices).toHaveTextContent('Phone with Portal Authenticator (push and passcodes) · Push, Passcode');
     expect(within(devices).getByRole('button', { name: 'Remove “Portal Authenticator on Pixel 8”' })).toBeInTheDocument();
@@ -73,9 +77,7 @@ describe('verification push to Portal Authenticator', () => {
 
     await waitFor(() => expect(streams.live).toBe(1));
     streams.send('state', { state: 'approved' });
-    expect(
-      await within(push).findByText(/They approved the verification push on “Portal Authenticator on Pixel 8”/, {}, { timeout: 1500 }),
-    ).toBeInTheDocument();
+    expect(await within(region).findByText('Verified by push at 12:00 PM, until 12:15 PM.', {}, { timeout: 1500 })).toBeInTheDocument();
     await waitFor(() => expect(streams.live).toBe(0));
   });
 });

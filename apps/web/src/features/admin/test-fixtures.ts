@@ -69,6 +69,15 @@ export const verifiedByPasscode: AdminUserDetail['verification'] = {
   current: { method: 'passcode', ticket: 'INC-42', verifiedAt: '2025-05-01T10:00:00.000Z', expiresAt: '2025-05-01T10:15:00.000Z' },
 };
 export const verifiedNone: AdminUserDetail['verification'] = { required: true, windowSeconds: 900, current: null };
+/** A verification of bob in force, made at 12:00 (until 12:15) by `method`. */
+export const verifiedAtNoon = (
+  method: NonNullable<AdminUserDetail['verification']['current']>['method'],
+  ticket: string | null = null,
+): AdminUserDetail['verification'] => ({
+  required: true,
+  windowSeconds: 900,
+  current: { method, ticket, verifiedAt: '2025-05-01T12:00:00.000Z', expiresAt: '2025-05-01T12:15:00.000Z' },
+});
 
 export function userDetail(overrides: Partial<AdminUserDetail> = {}, mfa: Partial<AdminUserDetail['mfa']> = {}): AdminUserDetail {
   return {

@@ -75,12 +75,52 @@ describe('bypass codes', () => {
     ).toBeInTheDocument();
   });
 
+  it('offers one default in a sentence, the numbers behind "More options", and sends what the sentence says', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      path: '/bypass-codes',
+      api: (a) =>
+        a.on('GET', '/api/me/bypass-codes', () => json({ codes: [] })).on('POST', '/api/me/bypass-codes', () => json(created, 201)),
+    });
+    expect(screen.getByText('You will get 1 code. It works once and stays valid for 1 day.')).toBeInTheDocument();
+    const more = screen.getByRole('button', { name: 'More options' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByLabelText('How many codes')).not.toBeVisible();
+    await user.click(more);
+    expect(screen.getByRole('button', { name: 'Fewer options' })).toHaveAttribute('aria-expanded', 'true');
+    await user.clear(screen.getByLabelText('How many codes'));
+    await user.type(screen.getByLabelText('How many codes'), '3');
+    await user.selectOptions(screen.getByLabelText('Hours or days'), 'hours');
+    await user.click(screen.getByRole('button', { name: 'Fewer options' }));
+    expect(screen.getByText('You will get 3 codes. Each works once and stays valid for 1 hour.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Create codes' }));
+    await screen.findByRole('region', { name: 'Your 2 new bypass codes' });
+    expect(api.callsTo('POST', '/api/me/bypass-codes')[0]?.body).toEqual({
+      count: 3,
+      validitySeconds: 3600,
+      reuseCount: 1,
+      replaceExisting: false,
+    });
+  });
+
+  it('shows the options with the reason when one of them is refused', async () => {
+    const user = userEvent.setup();
+    await renderPortal({ path: '/bypass-codes', api: (a) => a.on('GET', '/api/me/bypass-codes', () => json({ codes: [] })) });
+    await user.click(screen.getByRole('button', { name: 'More options' }));
+    await user.clear(screen.getByLabelText('How many codes'));
+    await user.click(screen.getByRole('button', { name: 'Fewer options' }));
+    await user.click(screen.getByRole('button', { name: 'Create codes' }));
+    expect(await screen.findByText('Please enter how many codes you want.')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Fewer options' })).toHaveAttribute('aria-expanded', 'true');
+  });
+
   it('refuses a validity over 7 days before asking the server', async () => {
     const user = userEvent.setup();
     const { api } = await renderPortal({
       path: '/bypass-codes',
       api: (a) => a.on('GET', '/api/me/bypass-codes', () => json({ codes: [] })),
     });
+    await user.click(screen.getByRole('button', { name: 'More options' }));
     const amount = screen.getByLabelText('Number of hours or days the codes stay valid');
     await user.clear(amount);
     await user.type(amount, '8');
@@ -100,6 +140,7 @@ describe('bypass codes', () => {
       path: '/bypass-codes',
       api: (a) => a.on('GET', '/api/me/bypass-codes', () => json({ codes: [] })),
     });
+    await user.click(screen.getByRole('button', { name: 'More options' }));
     await user.clear(screen.getByLabelText('How many codes'));
     await user.type(screen.getByLabelText('How many codes'), '11');
     await user.clear(screen.getByLabelText('How many times each code works'));
@@ -124,6 +165,7 @@ describe('bypass codes', () => {
           )
           .on('POST', '/api/me/step-up', stepUpOk),
     });
+    await user.click(screen.getByRole('button', { name: 'More options' }));
     await user.clear(screen.getByLabelText('How many codes'));
     await user.type(screen.getByLabelText('How many codes'), '2');
     await user.clear(screen.getByLabelText('Number of hours or days the codes stay valid'));

@@ -1,5 +1,5 @@
 import '../../lib/test/setup';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Device, TotpEnrolmentResponse } from '@mfa-portal/shared';
@@ -173,5 +173,43 @@ describe('add an authenticator app', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'The portal could not be reached. Please check your connection and try again.',
     );
+  });
+
+  describe('on a phone', () => {
+    const PHONE_UA =
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+
+    it("offers first a link that opens the authenticator app with the QR code's address, then the key with Copy, then the QR code", async () => {
+      vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(PHONE_UA);
+      const user = userEvent.setup();
+      const { api } = await renderPortal({ path: '/devices/add/authenticator', profile: profile({ devices: [] }) });
+      api.on('POST', '/api/me/devices/authenticator', () => json(enrolment, 201));
+      const qr = await startEnrolment(user);
+      const open = screen.getByRole('link', { name: 'Open in your authenticator app' });
+      expect(open).toHaveAttribute('href', enrolment.otpauthUri);
+      expect(screen.getByTestId('totp-secret')).toHaveTextContent(groupSecret(enrolment.secret));
+      expect(screen.getByRole('button', { name: 'Copy the key' })).toBeInTheDocument();
+      // The link comes before the key, and the key before the QR code (for another phone).
+      expect(open.compareDocumentPosition(screen.getByTestId('totp-secret')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      expect(screen.getByTestId('totp-secret').compareDocumentPosition(qr) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    });
+
+    it('never links to an address that is not otpauth://totp/', async () => {
+      vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(PHONE_UA);
+      const user = userEvent.setup();
+      const { api } = await renderPortal({ path: '/devices/add/authenticator', profile: profile({ devices: [] }) });
+      api.on('POST', '/api/me/devices/authenticator', () => json({ ...enrolment, otpauthUri: 'javascript:alert(1)' }, 201));
+      await startEnrolment(user);
+      expect(screen.queryByRole('link', { name: 'Open in your authenticator app' })).not.toBeInTheDocument();
+    });
+  });
+
+  it('on a desktop shows the QR code first and no app link', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({ path: '/devices/add/authenticator', profile: profile({ devices: [] }) });
+    api.on('POST', '/api/me/devices/authenticator', () => json(enrolment, 201));
+    const qr = await startEnrolment(user);
+    expect(screen.queryByRole('link', { name: 'Open in your authenticator app' })).not.toBeInTheDocument();
+    expect(qr.compareDocumentPosition(screen.getByTestId('totp-secret')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

@@ -1,5 +1,5 @@
 import '../../lib/test/setup';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AuthenticatorActivation, AuthenticatorActivationState, Device } from '@mfa-portal/shared';
@@ -45,12 +45,10 @@ afterEach(() => {
 const pollPath = (n = 1) => `${START}/${activation(n).activationId}`;
 
 describe('add a device: the portal authenticator choice', () => {
-  it('offers the portal app where the service has it, recommended among phones, instead of the phone card it replaces', async () => {
+  it('offers the portal app where the service has it, second after passkeys, instead of the phone card it replaces', async () => {
     await renderPortal({ path: '/devices/add', api: (a) => a.on('GET', '/api/me/capabilities', builtinWithApp) });
     expect(await screen.findByRole('heading', { name: 'Passkey or security key Recommended' })).toBeInTheDocument();
-    expect(
-      screen.getByRole('heading', { name: "Phone with the portal's authenticator app (push and passcodes) Recommended for phones" }),
-    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: "Phone with the portal's authenticator app (push and passcodes)" })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Set up Portal Authenticator' })).toHaveAttribute('href', PATH);
     // A third-party app keeps its own card and name.
     expect(screen.getByRole('heading', { name: 'Authenticator app' })).toBeInTheDocument();
@@ -61,8 +59,8 @@ describe('add a device: the portal authenticator choice', () => {
 describe('add a phone by number where the portal app is offered instead', () => {
   it('points to Portal Authenticator', async () => {
     await renderPortal({ path: '/devices/add/phone', api: (a) => a.on('GET', '/api/me/capabilities', builtinWithApp) });
-    expect(await screen.findByText('Phones cannot be added here')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'set up Portal Authenticator' })).toHaveAttribute('href', PATH);
+    expect(await screen.findByRole('heading', { name: 'Set up your phone with Portal Authenticator' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Set up Portal Authenticator' })).toHaveAttribute('href', PATH);
   });
 });
 
@@ -71,6 +69,29 @@ describe('set up Portal Authenticator', () => {
     await user.click(await screen.findByRole('button', { name: 'Show the QR code and link' }));
     return screen.findByRole('img', { name: "QR code of your activation link: scan it with your phone's camera" });
   }
+
+  it('on a phone offers first to open the link on this phone, in a new tab, keeping the QR code and the text', async () => {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+    );
+    const user = userEvent.setup();
+    const { api } = await renderPortal({ path: PATH, profile: profile({ devices: [] }) });
+    api.on('POST', START, () => json(activation(), 201)).on('GET', pollPath(), () => json(state('waiting')));
+    const qr = await start(user);
+    const open = screen.getByRole('link', { name: 'Open on this phone (opens in a new tab)' });
+    expect(open).toHaveAttribute('href', activation().activationUrl);
+    expect(open).toHaveAttribute('target', '_blank');
+    expect(open.compareDocumentPosition(qr) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByTestId('activation-url')).toHaveTextContent(activation().activationUrl);
+  });
+
+  it('on a desktop offers no link to open here', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({ path: PATH, profile: profile({ devices: [] }) });
+    api.on('POST', START, () => json(activation(), 201)).on('GET', pollPath(), () => json(state('waiting')));
+    await start(user);
+    expect(screen.queryByRole('link', { name: /Open on this phone/ })).not.toBeInTheDocument();
+  });
 
   it('shows the QR code and the link as text with a copy button, waits for the phone, then names it and lists it', async () => {
     const user = userEvent.setup();

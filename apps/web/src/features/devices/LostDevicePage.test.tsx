@@ -25,6 +25,32 @@ const heading = (name: string) => screen.findByRole('heading', { level: 2, name 
 afterEach(() => sessionStorage.clear());
 
 describe('self-service lost-device wizard', () => {
+  it('does not ask again inside the step-up window: a step-up of this session a moment ago counts', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      path: '/devices/lost',
+      api: (a) => a.on('GET', '/api/me/step-up', stepUpOk).on('GET', '/api/me/devices', () => json({ devices: [phone, token] })),
+    });
+    expect(await heading('Step 1: Confirm it is you')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Confirm it is me' }));
+    expect(await heading('Step 2: Remove the lost device')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/me/step-up')).toHaveLength(0);
+  });
+
+  it("asks when the session has no fresh step-up (another session's does not count: the server says so)", async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal({
+      path: '/devices/lost',
+      api: (a) => a.on('POST', '/api/me/step-up', stepUpOk).on('GET', '/api/me/devices', () => json({ devices: [phone, token] })),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Confirm it is me' }));
+    await user.type(within(await findDialog('Confirm it is you')).getByLabelText('Code from your device'), '123456{Enter}');
+    expect(await heading('Step 2: Remove the lost device')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/me/step-up')).toHaveLength(1);
+    expect(api.callsTo('POST', '/api/me/step-up')).toHaveLength(1);
+  });
+
   it('confirms it is them, removes the lost device, gives one code, sends them to add a device and tests it', async () => {
     const user = userEvent.setup();
     let devices: Device[] = [phone, token];

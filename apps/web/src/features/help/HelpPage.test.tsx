@@ -1,6 +1,6 @@
 import '../../lib/test/setup';
 import { describe, expect, it } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderPortal } from '../../test/render-portal';
 import { apiInfo } from '../../test/fixtures';
@@ -21,6 +21,24 @@ describe('help', () => {
     await userEvent.setup().click(question);
     expect(question.closest('details')).toHaveAttribute('open');
     expect(screen.getByRole('link', { name: 'Help' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('answers which device to add with the advice Add a device gives, in the same order', async () => {
+    await renderPortal({ path: '/help' });
+    const question = screen.getByText('Which device should I add?');
+    await userEvent.setup().click(question);
+    const answer = question.closest('details')!;
+    expect(await within(answer).findByRole('link', { name: 'Add a passkey or security key' })).toHaveAttribute(
+      'href',
+      '/devices/add/passkey',
+    );
+    expect(answer).toHaveTextContent('We recommend a passkey or security key: it cannot be tricked by a fake website.');
+    expect(
+      within(answer)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Add a passkey or security key', 'Set up Portal Authenticator', 'Add an authenticator app', 'Add a hardware token']);
+    expect(answer).not.toHaveTextContent('quickest');
   });
 
   it('moves focus to the heading of the page the user navigates to', async () => {

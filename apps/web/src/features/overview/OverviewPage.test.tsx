@@ -1,10 +1,10 @@
 import '../../lib/test/setup';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Device } from '@mfa-portal/shared';
 import { findDialog, queryDialog } from '../../lib/test/dialogs';
-import { apiError, json } from '../../lib/test/fake-api';
+import { apiError, defaultMethodOf, json } from '../../lib/test/fake-api';
 import { renderPortal } from '../../test/render-portal';
 import { phone, profile, token } from '../../test/fixtures';
 
@@ -42,14 +42,25 @@ describe('overview', () => {
     expect(await within(hardware).findByRole('button', { name: 'Rename “Key ring token”' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Your backup plan' })).toHaveTextContent('You have 2 devices');
     expect(screen.getByRole('region', { name: 'Bypass codes' })).toHaveTextContent('You have no active bypass codes.');
+    expect(await screen.findByRole('region', { name: 'Default sign-in method' })).toHaveTextContent(
+      "Offered first: Approve a push on “Bob's phone”",
+    );
     // The profile the shell loaded is the starting point: the devices are not asked again; the MFA
-    // service's capabilities are asked once (whether a token can be renamed depends on them).
-    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /account/getuserinfo', 'GET /api/me/capabilities']);
+    // service's capabilities are asked once (whether a token can be renamed depends on them), the
+    // default sign-in method once, the factor policy once (a device it no longer allows says so), and
+    // once whether an enrolment campaign asks anything of them (its banner).
+    expect(api.calls.map((c) => `${c.method} ${c.path}`).sort()).toEqual([
+      'GET /account/getuserinfo',
+      'GET /api/me/campaign',
+      'GET /api/me/capabilities',
+      'GET /api/me/default-method',
+      'GET /api/me/factor-policy',
+    ]);
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
   });
 
-  it('warns when there is only one device and suggests a second one or a hardware token', async () => {
+  it('warns when there is only one device and suggests a second one, with the advice Add a device gives, in its order', async () => {
     await renderPortal({ profile: profile({ devices: [phone] }) });
     const readiness = await screen.findByRole('region', { name: 'Your backup plan' });
     expect(readiness).toHaveTextContent('You have only one device');
@@ -58,7 +69,12 @@ describe('overview', () => {
       'href',
       '/devices/add/authenticator',
     );
-    expect(within(readiness).getByRole('link', { name: 'Add a hardware token' })).toHaveAttribute('href', '/devices/add/token');
+    expect(readiness).toHaveTextContent('We recommend a passkey or security key: it cannot be tricked by a fake website.');
+    expect(
+      within(readiness)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Add a passkey or security key', 'Set up Portal Authenticator', 'Add an authenticator app', 'Add a hardware token']);
     expect(within(readiness).queryByRole('link', { name: 'Add a phone' })).not.toBeInTheDocument();
   });
 
@@ -79,24 +95,38 @@ describe('overview', () => {
     expect(within(iphone).getByRole('button', { name: "Rename “Bob's phone”" })).toBeInTheDocument();
   });
 
-  it('on Duo: suggests a phone or a hardware token as the backup, not an authenticator app', async () => {
+  it('on Duo: suggests a phone first as the backup, then a hardware token, not an authenticator app', async () => {
     await renderPortal({ profile: profile({ provider: 'duo', devices: [phone] }) });
     const readiness = await screen.findByRole('region', { name: 'Your backup plan' });
     expect(await within(readiness).findByRole('link', { name: 'Add a phone' })).toHaveAttribute('href', '/devices/add/phone');
-    expect(within(readiness).getByRole('link', { name: 'Add a hardware token' })).toHaveAttribute('href', '/devices/add/token');
-    expect(within(readiness).queryByRole('link', { name: 'Add an authenticator app' })).not.toBeInTheDocument();
-    expect(readiness).toHaveTextContent('for example another phone or a hardware token');
+    expect(
+      within(readiness)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Add a phone', 'Add a hardware token', 'Add a passkey or security key']);
+    expect(readiness).toHaveTextContent('We recommend your phone');
     expect(readiness).not.toHaveTextContent('authenticator app');
   });
 
-  it('shows the empty state and how to start when there is no device', async () => {
-    await renderPortal({ profile: profile({ devices: [] }) });
+  it('tells a person with no device they are not protected yet, and what to add first; no backup plan, no default', async () => {
+    const { api } = await renderPortal({ profile: profile({ devices: [] }) });
+    const status = screen.getByRole('region', { name: 'Your multi-factor status' });
+    expect(status).toHaveTextContent('Not protected yet');
+    expect(status).toHaveTextContent('Add your first device.');
+    expect(status).not.toHaveTextContent('Active');
+    expect(await within(status).findByRole('link', { name: 'Add a passkey or security key' })).toHaveAttribute(
+      'href',
+      '/devices/add/passkey',
+    );
+    expect(status).toHaveTextContent('We recommend a passkey or security key');
     expect(await screen.findByText('You have not added a device yet')).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Your backup plan' })).toHaveTextContent('You cannot confirm it is you yet');
+    expect(screen.queryByRole('region', { name: 'Your backup plan' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Default sign-in method' })).not.toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Your devices' })).getByRole('link', { name: 'Add a device' })).toHaveAttribute(
       'href',
       '/devices/add',
     );
+    expect(api.callsTo('GET', '/api/me/default-method')).toHaveLength(0);
   });
 
   it('summarises live bypass codes from the profile', async () => {
@@ -115,8 +145,98 @@ describe('overview', () => {
   });
 });
 
+describe('default sign-in method', () => {
+  const region = () => screen.findByRole('region', { name: 'Default sign-in method' });
+
+  it('says what is offered first and why, and lets the person choose another, the focus following', async () => {
+    const user = userEvent.setup();
+    const { api, profile: start } = await renderPortal();
+    const chosen = { deviceId: token.id, method: 'passcode' as const };
+    api.on('PUT', '/api/me/default-method', () => json(defaultMethodOf(start, chosen)));
+    const section = await region();
+    expect(await within(section).findByText("Offered first: Approve a push on “Bob's phone”")).toBeInTheDocument();
+    expect(section).toHaveTextContent('Chosen for you: the safest way you have.');
+
+    await user.click(within(section).getByRole('button', { name: 'Change the default' }));
+    const group = within(section).getByRole('radiogroup');
+    expect(
+      within(section)
+        .getAllByRole('radio')
+        .map((r) => r.closest('label')?.textContent),
+    ).toEqual(["Approve a push on “Bob's phone”", "Enter a code from “Bob's phone”", 'Enter a code from “Key ring token”']);
+    // The method chosen now has the focus when the choice opens.
+    await waitFor(() => expect(within(group).getByRole('radio', { name: "Approve a push on “Bob's phone”" })).toHaveFocus());
+    await user.click(within(group).getByRole('radio', { name: 'Enter a code from “Key ring token”' }));
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+
+    expect(await within(section).findByText('Offered first: Enter a code from “Key ring token”')).toBeInTheDocument();
+    expect(within(section).getByRole('status')).toHaveTextContent('Saved: “Enter a code from “Key ring token”” is now offered first');
+    expect(section).not.toHaveTextContent('Chosen for you');
+    expect(api.callsTo('PUT', '/api/me/default-method')[0]?.body).toEqual(chosen);
+    await waitFor(() => expect(within(section).getByRole('button', { name: 'Change the default' })).toHaveFocus());
+  });
+
+  it('says so when the chosen device was removed and the safest one left is offered instead', async () => {
+    await renderPortal({
+      api: (a) => a.on('GET', '/api/me/default-method', () => json(defaultMethodOf(profile(), { deviceId: 'gone', method: 'passcode' }))),
+    });
+    const section = await region();
+    expect(await within(section).findByText(/The default you chose is no longer there/)).toBeInTheDocument();
+    expect(section).toHaveTextContent("Offered first: Approve a push on “Bob's phone”");
+  });
+
+  it('shows a refusal where the choice was made, and keeps the choice open', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderPortal();
+    api.on('PUT', '/api/me/default-method', () => apiError(404, 'device.not_found'));
+    const section = await region();
+    await user.click(await within(section).findByRole('button', { name: 'Change the default' }));
+    await user.click(within(section).getByRole('radio', { name: 'Enter a code from “Key ring token”' }));
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+    expect(await within(section).findByRole('alert')).toHaveTextContent('The default was not changed');
+    expect(section).toHaveTextContent("Offered first: Approve a push on “Bob's phone”");
+    expect(within(section).getByRole('button', { name: 'Save' })).toBeInTheDocument();
+  });
+
+  it("on Duo: says Duo's own prompt decides, and offers no choice", async () => {
+    await renderPortal({ profile: profile({ provider: 'duo' }) });
+    const section = await region();
+    expect(await within(section).findByText(/Duo’s own sign-in prompt decides which device it asks for first/)).toBeInTheDocument();
+    expect(within(section).queryByRole('button')).not.toBeInTheDocument();
+  });
+});
+
+describe('on a phone', () => {
+  it('keeps a device card short: "Check it works" and "More", which shows the other actions', async () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query === '(max-width: 40rem)',
+          media: query,
+          onchange: null,
+          addListener: () => undefined,
+          removeListener: () => undefined,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+          dispatchEvent: () => false,
+        }) as MediaQueryList,
+    );
+    const user = userEvent.setup();
+    await renderPortal();
+    const card = await within(await devicesRegion()).findByRole('article', { name: 'Key ring token' });
+    expect(within(card).getByRole('button', { name: 'Check it works: “Key ring token”' })).toBeVisible();
+    const more = within(card).getByRole('button', { name: 'More actions for “Key ring token”' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    expect(within(card).getByRole('button', { name: 'Remove “Key ring token”', hidden: true })).not.toBeVisible();
+    await user.click(more);
+    expect(more).toHaveAttribute('aria-expanded', 'true');
+    expect(within(card).getByRole('button', { name: 'Remove “Key ring token”' })).toBeVisible();
+    expect(within(card).getByRole('button', { name: 'Resync “Key ring token”' })).toBeVisible();
+  });
+});
+
 describe('rename a device', () => {
-  it('sends the new name, confirms it in a success banner and refreshes the list and the profile', async () => {
+  it('sends the new name, confirms it on the renamed device and refreshes the list and the profile', async () => {
     const user = userEvent.setup();
     const renamed = { ...phone, name: 'Old iPhone' };
     const { api } = await renderPortal();
@@ -131,10 +251,12 @@ describe('rename a device', () => {
     await user.clear(field);
     await user.type(field, 'Old iPhone{Enter}');
 
-    expect(await screen.findByText('The device is now called “Old iPhone”.')).toBeInTheDocument();
     expect(api.callsTo('PATCH', `/api/me/devices/${phone.id}`)[0]?.body).toEqual({ name: 'Old iPhone' });
     expect(api.callsTo('PATCH', `/api/me/devices/${phone.id}`)[0]?.headers.get('authorization')).toMatch(/^Bearer api-token-\d+$/);
-    expect(await within(await devicesRegion()).findByRole('article', { name: 'Old iPhone' })).toBeInTheDocument();
+    // Said on the device's own card (where the person is looking), not in a banner at the top.
+    const card = await within(await devicesRegion()).findByRole('article', { name: 'Old iPhone' });
+    await waitFor(() => expect(within(card).getByRole('status')).toHaveTextContent('The device is now called “Old iPhone”.'));
+    expect(screen.getByRole('main').querySelector('.flash-region')).toBeEmptyDOMElement();
     await waitFor(() => expect(api.callsTo('GET', '/account/getuserinfo')).toHaveLength(2));
     await waitFor(() => expect(queryDialog("Rename “Bob's phone”")).toBeUndefined());
   });

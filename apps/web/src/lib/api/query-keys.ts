@@ -10,6 +10,12 @@ export const meKeys = {
   activity: (pageSize: number) => ['me', 'activity', pageSize] as const,
   /** What the MFA provider can do: fixed for the server's lifetime. */
   capabilities: () => ['me', 'capabilities'] as const,
+  /** The default sign-in method: under `me`, so a removed device refreshes it. */
+  defaultMethod: () => ['me', 'default-method'] as const,
+  /** What the person's factor policy lets them add and use: under `me`, so adding or removing a device refreshes it. */
+  factorPolicy: () => ['me', 'factor-policy'] as const,
+  /** The enrolment campaign banner: under `me`, so adding a device refreshes it (and it goes away). */
+  campaign: () => ['me', 'campaign'] as const,
   phoneActivation: (deviceId: string) => ['me', 'phone-activation', deviceId] as const,
 };
 

@@ -56,78 +56,86 @@ export function BypassCodeFields({
   replaceLabel,
   replaceHelp,
   autoFocus = false,
+  options,
 }: {
   liveCount: number;
   usesHelp: ReactNode;
   replaceLabel: ReactNode;
   replaceHelp: ReactNode;
   autoFocus?: boolean;
+  /**
+   * The three numbers as "more options" behind a summary of their defaults: the element's id (for the
+   * toggle's aria-controls) and whether they are shown. Without it they are always shown.
+   */
+  options?: { id: string; shown: boolean };
 }) {
   const { t } = useTranslation('bypass-codes');
   const L = BYPASS_CODE_LIMITS;
   return (
     <>
-      <Form.Item
-        name="count"
-        label={t('create.count_label')}
-        extra={t('create.count_help', { min: L.minCount, max: L.maxCount })}
-        rules={[
-          { required: true, message: t('create.count_required') },
-          wholeNumberBetween(L.minCount, L.maxCount, t('create.count_range', { min: L.minCount, max: L.maxCount })),
-        ]}
-      >
-        <InputNumber
-          inputMode="numeric"
-          precision={0}
-          className="number-input"
-          {...(autoFocus ? { autoFocus: true, 'data-autofocus': true } : {})}
-        />
-      </Form.Item>
-      <Form.Item label={t('create.validity_label')} extra={t('create.validity_help', { days: MAX_VALIDITY_DAYS })} required>
-        <div className="inline-fields">
-          <Form.Item
-            name="validityAmount"
-            noStyle
-            dependencies={['validityUnit']}
-            rules={[
-              { required: true, message: t('create.validity_required') },
-              ({ getFieldValue }) => ({
-                validator: (_rule, value: number | null | undefined) => {
-                  if (value === null || value === undefined) return Promise.resolve();
-                  if (!Number.isInteger(value) || value < 1) return Promise.reject(new Error(t('create.validity_whole')));
-                  const seconds = value * VALIDITY_UNIT_SECONDS[getFieldValue('validityUnit') as ValidityUnit];
-                  return seconds > MAX_BYPASS_VALIDITY_SECONDS
-                    ? Promise.reject(new Error(t('create.validity_too_long', { days: MAX_VALIDITY_DAYS })))
-                    : Promise.resolve();
-                },
-              }),
-            ]}
-          >
-            <InputNumber inputMode="numeric" precision={0} aria-label={t('create.validity_amount_label')} className="number-input" />
-          </Form.Item>
-          <Form.Item name="validityUnit" noStyle>
-            <NativeSelect
-              aria-label={t('create.validity_unit_label')}
-              options={[
-                { value: 'hours', label: t('create.unit_hours') },
-                { value: 'days', label: t('create.unit_days') },
+      <div id={options?.id} hidden={options ? !options.shown : undefined}>
+        <Form.Item
+          name="count"
+          label={t('create.count_label')}
+          extra={t('create.count_help', { min: L.minCount, max: L.maxCount })}
+          rules={[
+            { required: true, message: t('create.count_required') },
+            wholeNumberBetween(L.minCount, L.maxCount, t('create.count_range', { min: L.minCount, max: L.maxCount })),
+          ]}
+        >
+          <InputNumber
+            inputMode="numeric"
+            precision={0}
+            className="number-input"
+            {...(autoFocus ? { autoFocus: true, 'data-autofocus': true } : {})}
+          />
+        </Form.Item>
+        <Form.Item label={t('create.validity_label')} extra={t('create.validity_help', { days: MAX_VALIDITY_DAYS })} required>
+          <div className="inline-fields">
+            <Form.Item
+              name="validityAmount"
+              noStyle
+              dependencies={['validityUnit']}
+              rules={[
+                { required: true, message: t('create.validity_required') },
+                ({ getFieldValue }) => ({
+                  validator: (_rule, value: number | null | undefined) => {
+                    if (value === null || value === undefined) return Promise.resolve();
+                    if (!Number.isInteger(value) || value < 1) return Promise.reject(new Error(t('create.validity_whole')));
+                    const seconds = value * VALIDITY_UNIT_SECONDS[getFieldValue('validityUnit') as ValidityUnit];
+                    return seconds > MAX_BYPASS_VALIDITY_SECONDS
+                      ? Promise.reject(new Error(t('create.validity_too_long', { days: MAX_VALIDITY_DAYS })))
+                      : Promise.resolve();
+                  },
+                }),
               ]}
-              className="unit-select"
-            />
-          </Form.Item>
-        </div>
-      </Form.Item>
-      <Form.Item
-        name="reuseCount"
-        label={t('create.uses_label')}
-        extra={usesHelp}
-        rules={[
-          { required: true, message: t('create.uses_required') },
-          wholeNumberBetween(L.minReuse, L.maxReuse, t('create.uses_range', { min: L.minReuse, max: L.maxReuse })),
-        ]}
-      >
-        <InputNumber inputMode="numeric" precision={0} className="number-input" />
-      </Form.Item>
+            >
+              <InputNumber inputMode="numeric" precision={0} aria-label={t('create.validity_amount_label')} className="number-input" />
+            </Form.Item>
+            <Form.Item name="validityUnit" noStyle>
+              <NativeSelect
+                aria-label={t('create.validity_unit_label')}
+                options={[
+                  { value: 'hours', label: t('create.unit_hours') },
+                  { value: 'days', label: t('create.unit_days') },
+                ]}
+                className="unit-select"
+              />
+            </Form.Item>
+          </div>
+        </Form.Item>
+        <Form.Item
+          name="reuseCount"
+          label={t('create.uses_label')}
+          extra={usesHelp}
+          rules={[
+            { required: true, message: t('create.uses_required') },
+            wholeNumberBetween(L.minReuse, L.maxReuse, t('create.uses_range', { min: L.minReuse, max: L.maxReuse })),
+          ]}
+        >
+          <InputNumber inputMode="numeric" precision={0} className="number-input" />
+        </Form.Item>
+      </div>
       {liveCount > 0 ? (
         <Form.Item name="replaceExisting" valuePropName="checked" extra={replaceHelp}>
           <Checkbox>{replaceLabel}</Checkbox>

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Form, Input, Modal, Radio } from 'antd';
-import { PUSH_TIMEOUT_SECONDS, type StepUpMethod } from '@mfa-portal/shared';
+import { PUSH_TIMEOUT_SECONDS, type FactorKind, type StepUpMethod } from '@mfa-portal/shared';
 import { hasMfaData, useMfaData } from '../../shell/contexts';
+import { ServiceDeskContact } from '../../shell/components/ServiceDeskContact';
 import { pushKeys } from '../api/query-keys';
 import { useCapabilities } from '../capabilities/get-capabilities';
+import { useFactorPolicy } from '../devices/api/get-factor-policy';
 import { isPortalAuthenticator, useDeviceLabels } from '../devices/device-labels';
 import { PushResult } from '../push/PushResult';
 import { usePushEvents } from '../push/use-push-events';
@@ -51,17 +53,30 @@ export function StepUpDialog({
   // Field ids are `<form name>_<field>`: unique on the page, even with another form open behind.
   const formId = 'step-up';
   const [method, setMethod] = useState<Method>('passcode');
-  const hasDevices = hasMfaData(mfaData) && mfaData.devices.length > 0;
-  const hasBypass = hasMfaData(mfaData) && mfaData.bypassCodes.active > 0;
-  const hasPushPhone = hasMfaData(mfaData) && mfaData.devices.some((d) => d.capabilities.includes('push'));
-  const hasPasskey = hasMfaData(mfaData) && mfaData.devices.some((d) => d.capabilities.includes('webauthn'));
+  // The organisation's factor policy: only what the person may use is offered (the server refuses the rest).
+  const policy = useFactorPolicy({ enabled: open }).data;
+  const mayUse = (kinds: readonly FactorKind[]) => !policy || kinds.some((k) => policy.use.includes(k));
+  const devices = hasMfaData(mfaData) ? mfaData.devices.filter((d) => !policy?.disallowedDevices.includes(d.id)) : [];
+  const hasDevices = devices.length > 0;
+  const hasBypass = hasMfaData(mfaData) && mfaData.bypassCodes.active > 0 && mayUse(['bypass_codes']);
+  const offersPasscode = mayUse(['portal_authenticator', 'phone', 'authenticator_app', 'hardware_token']);
+  const offersBypass = mayUse(['bypass_codes']);
+  const hasPushPhone = devices.some((d) => d.capabilities.includes('push'));
+  const hasPasskey = devices.some((d) => d.capabilities.includes('webauthn'));
   const capabilities = useCapabilities({ enabled: open && (hasPushPhone || hasPasskey) });
   // A passkey or security key the portal itself checks (with Duo, they are used in Duo's prompt).
   const canPasskey = hasPasskey && capabilities.data?.webauthn === true;
   const webauthn = useWebauthnStepUp();
   const resetWebauthn = webauthn.reset;
-  const pushPhones =
-    capabilities.data?.push === true && hasMfaData(mfaData) ? mfaData.devices.filter((d) => d.capabilities.includes('push')) : [];
+  const pushPhones = capabilities.data?.push === true ? devices.filter((d) => d.capabilities.includes('push')) : [];
+  const offered: Method[] = [
+    ...(offersPasscode ? (['passcode'] as const) : []),
+    ...(offersBypass ? (['bypass'] as const) : []),
+    ...(canPasskey ? (['webauthn'] as const) : []),
+    ...(pushPhones.length > 0 ? (['push'] as const) : []),
+  ];
+  const firstOffered = offered[0];
+  const offeredKey = offered.join(' ');
   const startPush = useStartStepUpPush();
   const push = useStepUpPush(startPush.data);
   const pushState = startPush.data ? (push.data?.state ?? 'waiting') : null;
@@ -86,6 +101,14 @@ export function StepUpDialog({
     resetPush();
     resetWebauthn();
   }, [open, form, reset, resetPush, resetWebauthn]);
+
+  // The policy arrived after the dialog opened: a way it does not offer is not left chosen.
+  useEffect(() => {
+    if (open && firstOffered && !offeredKey.split(' ').includes(method)) {
+      setMethod(firstOffered);
+      form.setFieldValue('method', firstOffered);
+    }
+  }, [open, firstOffered, offeredKey, method, form]);
 
   // An approved push gave the step-up: the action goes on.
   const approved = push.data?.state === 'approved' && push.data.stepUp.active;
@@ -137,7 +160,12 @@ export function StepUpDialog({
       ]}
     >
       <p>{t('intro')}</p>
-      {!hasDevices && !hasBypass ? <p>{t('no_factor')}</p> : null}
+      {!hasDevices && !hasBypass ? (
+        <>
+          <p>{t('no_factor')}</p>
+          <ServiceDeskContact />
+        </>
+      ) : null}
       <Form<StepUpForm>
         name={formId}
         form={form}
@@ -156,8 +184,8 @@ export function StepUpDialog({
         <Form.Item name="method" label={t('method.label')}>
           <Radio.Group>
             {canPasskey ? <Radio value="webauthn">{t('method.webauthn')}</Radio> : null}
-            <Radio value="passcode">{t('method.passcode')}</Radio>
-            <Radio value="bypass">{t('method.bypass')}</Radio>
+            {offersPasscode ? <Radio value="passcode">{t('method.passcode')}</Radio> : null}
+            {offersBypass ? <Radio value="bypass">{t('method.bypass')}</Radio> : null}
             {pushPhones.length > 0 ? <Radio value="push">{t('method.push')}</Radio> : null}
           </Radio.Group>
         </Form.Item>

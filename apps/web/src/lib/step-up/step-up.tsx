@@ -1,5 +1,7 @@
 import { createContext, useCallback, useContext, useRef, useState, type ReactNode } from 'react';
+import { useApiClient } from '../api/api-client';
 import { isApiError } from '../api/api-error';
+import { getStepUpStatus } from './api/get-step-up-status';
 import { returnFocus } from '../ui/dialog-focus';
 import { StepUpDialog } from './StepUpDialog';
 
@@ -90,4 +92,23 @@ export function useWithStepUp(): <T>(action: () => Promise<T>) => Promise<T> {
 /** Opens the "Confirm it is you" dialog; resolves true once the user verified, false if they cancelled. */
 export function useRequestStepUp(): RequestStepUp {
   return useContext(StepUpContext);
+}
+
+/**
+ * For a screen that asks "Confirm it is you" before the server does (the lost-device wizard's first
+ * step): resolves true at once when this session's step-up is still fresh (GET /api/me/step-up), so a
+ * person who confirmed a minute ago is not asked again inside the window the dialog promised; otherwise
+ * opens the dialog. A status that cannot be read counts as none (the dialog asks).
+ */
+export function useEnsureStepUp(): RequestStepUp {
+  const requestStepUp = useContext(StepUpContext);
+  const api = useApiClient();
+  return useCallback(async () => {
+    try {
+      if ((await getStepUpStatus(api)).active) return true;
+    } catch {
+      // Unknown: ask.
+    }
+    return requestStepUp();
+  }, [api, requestStepUp]);
 }

@@ -1,5 +1,13 @@
 import { vi } from 'vitest';
-import type { ProviderCapabilitiesResponse, UserInfoResponse } from '@mfa-portal/shared';
+import {
+  FACTOR_KINDS,
+  RECOMMENDED_METHOD_ORDER,
+  type MyFactorPolicy,
+  type DefaultMethodResponse,
+  type ProviderCapabilitiesResponse,
+  type SignInMethod,
+  type UserInfoResponse,
+} from '@mfa-portal/shared';
 
 /** The capabilities the server reports for each provider (GET /api/me/capabilities). */
 export function capabilitiesOf(provider: 'builtin' | 'duo'): ProviderCapabilitiesResponse {
@@ -36,6 +44,37 @@ export const capabilitiesWithoutPush = (): ProviderCapabilitiesResponse => ({
   push: false,
   authenticatorApp: false,
 });
+
+/**
+ * GET /api/me/default-method as the server answers it for the profile's devices when nothing was chosen:
+ * on the builtin provider every way of signing in, passkeys, then pushes, then passcodes; on Duo, Duo's
+ * own prompt decides.
+ */
+export function defaultMethodOf(profile: UserInfoResponse, chosen: SignInMethod | null = null): DefaultMethodResponse {
+  if (profile.mfa.provider === 'duo') return { decidedBy: 'mfa_provider', current: null, source: 'recommended', choices: [] };
+  const choices = RECOMMENDED_METHOD_ORDER.flatMap((method) =>
+    profile.mfa.devices.filter((d) => d.capabilities.includes(method)).map((d) => ({ deviceId: d.id, method })),
+  );
+  const kept = chosen && choices.find((c) => c.deviceId === chosen.deviceId && c.method === chosen.method);
+  return kept
+    ? { decidedBy: 'portal', current: kept, source: 'chosen', choices }
+    : { decidedBy: 'portal', current: choices[0] ?? null, source: chosen ? 'replaced' : 'recommended', choices };
+}
+
+/** GET /api/me/factor-policy before any administrator restricted anything: every kind, no limit. */
+export function openFactorPolicy(overrides: Partial<MyFactorPolicy> = {}): MyFactorPolicy {
+  return {
+    enrol: [...FACTOR_KINDS],
+    use: [...FACTOR_KINDS],
+    requirePhishingResistant: false,
+    maxPerKind: {},
+    unavailable: [],
+    source: { kind: 'global', groups: [] },
+    disallowedDevices: [],
+    holdsUsable: true,
+    ...overrides,
+  };
+}
 
 /** One request the application sent, as the server would see it. */
 export interface RecordedCall {
@@ -83,10 +122,22 @@ export function installFakeApi(profile: UserInfoResponse) {
   api.on('GET', '/account/getuserinfo', () => json(profile));
   // What the profile's MFA provider can do, as the server answers it (a test may answer otherwise).
   api.on('GET', '/api/me/capabilities', () => json(capabilitiesOf(profile.mfa.provider)));
+  // The default sign-in method as the server answers before anyone chose: the safest way first.
+  api.on('GET', '/api/me/default-method', () => json(defaultMethodOf(profile)));
+  // The factor policy: every kind may be added and used, unless a test says otherwise.
+  api.on('GET', '/api/me/factor-policy', () => json(openFactorPolicy()));
   // The first-device policy: open unless a test says otherwise.
   api.on('GET', '/api/me/enrolment-policy', () =>
     json({ policy: 'open', passRequired: false, windowEndsAt: null, passGrantedUntil: null }),
   );
+  // An administrator not limited to administrative units, unless a test says otherwise.
+  api.on('GET', '/api/admin/units/mine', () => json({ reach: 'everyone', units: [] }));
+  // No enrolment campaign asks anything of the person, unless a test says otherwise.
+  api.on('GET', '/api/me/campaign', () => json({ campaign: null }));
+  // No enrolment campaign has been started, unless a test says otherwise.
+  api.on('GET', '/api/admin/campaigns', () => json({ campaigns: [], emailEnabled: true }));
+  // No step-up yet in this session, unless a test says otherwise.
+  api.on('GET', '/api/me/step-up', () => json({ active: false, method: null, verifiedAt: null, expiresAt: null, maxAgeSeconds: 300 }));
 
   const fetchStub = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost:3000/');

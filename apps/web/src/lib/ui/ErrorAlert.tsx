@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Alert, Button } from 'antd';
 import { useMsal } from '@azure/msal-react';
+import { ServiceDeskContact } from '../../shell/components/ServiceDeskContact';
 import { useSettings } from '../../shell/contexts';
 import { isApiError } from '../api/api-error';
-import { needsSignIn, useErrorMessage } from './error-message';
+import { needsSignIn, sendsToServiceDesk, useErrorMessage } from './error-message';
 
 export interface ErrorAlertProps {
   error: unknown;
@@ -21,7 +22,7 @@ export interface ErrorAlertProps {
  * (role="alert"), with "Try again" or "Sign in again" when that is what helps.
  */
 export function ErrorAlert({ error, title, onRetry, message: text, className }: ErrorAlertProps) {
-  const { t } = useTranslation('app');
+  const { t, i18n } = useTranslation('app');
   const message = useErrorMessage();
   const { instance } = useMsal();
   const { apiInfo } = useSettings();
@@ -40,7 +41,14 @@ export function ErrorAlert({ error, title, onRetry, message: text, className }: 
       showIcon
       role="alert"
       title={title ?? t('errors.title')}
-      description={text ?? message(error)}
+      description={
+        <>
+          {text ?? message(error)}
+          {text === undefined && sendsToServiceDesk(error, (key) => i18n.exists(key)) ? (
+            <ServiceDeskContact className="error-alert__contact" />
+          ) : null}
+        </>
+      }
       action={
         signIn ? (
           <Button onClick={signInAgain}>{t('common:actions.sign_in_again')}</Button>

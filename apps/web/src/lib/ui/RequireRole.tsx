@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from 'antd';
 import type { PortalRole } from '@mfa-portal/shared';
+import { ServiceDeskContact } from '../../shell/components/ServiceDeskContact';
 import { usePortalRole } from '../roles';
 import { MAIN_ROUTES } from '../main-routes';
 import { Page } from './Page';
@@ -26,6 +27,7 @@ export function RequireRole({ roles, children }: { roles: readonly PortalRole[];
         title={t('role_required.title')}
         description={onlySolutionAdmin ? t('role_required.solution_admin_body') : t('role_required.admin_body')}
       />
+      {onlySolutionAdmin ? null : <ServiceDeskContact className="after-alert" />}
       <p className="after-alert">
         <Link to={MAIN_ROUTES.overview}>{t('role_required.home')}</Link>
       </p>

@@ -1,6 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isChunkLoadError } from '../lazy-with-timeout';
+import { ServiceDeskContact } from './ServiceDeskContact';
 
 function RetryScreen({ chunk, onRetry }: { chunk: boolean; onRetry: () => void }) {
   const { t } = useTranslation('shell');
@@ -11,6 +12,7 @@ function RetryScreen({ chunk, onRetry }: { chunk: boolean; onRetry: () => void }
           {chunk ? t('chunk.title') : t('chunk.other_title')}
         </h1>
         <p>{chunk ? t('chunk.body') : t('chunk.other_body')}</p>
+        {chunk ? null : <ServiceDeskContact />}
         <div className="actions">
           <button type="button" className="button button--primary" onClick={onRetry}>
             {t('common:actions.retry')}

@@ -1,6 +1,7 @@
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageLayout } from '../components/PageLayout';
+import { ServiceDeskContact } from '../components/ServiceDeskContact';
 import { SignOutButton } from '../components/SignOutButton';
 
 /** Router state the shell passes when it sends a disabled or locked-out user here. */
@@ -21,6 +22,7 @@ export function AccountDisabledPage() {
   return (
     <PageLayout title={t('account_disabled.title')} headerActions={<SignOutButton />}>
       <p>{t('account_disabled.body')}</p>
+      <ServiceDeskContact />
       {reason ? <p className="note">{t('account_disabled.reason', { reason })}</p> : null}
     </PageLayout>
   );

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { PageLayout } from '../components/PageLayout';
+import { ServiceDeskContact } from '../components/ServiceDeskContact';
 import { ProblemDetails } from '../components/ProblemDetails';
 import type { ShellProblem } from '../shell-state';
 
@@ -9,6 +10,7 @@ export function ConfigurationErrorPage({ problem }: { problem: ShellProblem }) {
   return (
     <PageLayout title={t('configuration_error.title')}>
       <p>{t('configuration_error.body')}</p>
+      <ServiceDeskContact />
       <ProblemDetails problem={problem} />
     </PageLayout>
   );

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { errorBodySchema } from '@mfa-portal/shared';
 import { PageLayout } from '../components/PageLayout';
+import { ServiceDeskContact } from '../components/ServiceDeskContact';
 
 /** The server's `{ code, message }` body, when the error text is one; otherwise nothing is shown. */
 function serverCode(errorText: string | undefined): string | undefined {
@@ -24,6 +25,7 @@ export function ServerErrorPage({ showHomeLink, error }: { showHomeLink: boolean
   return (
     <PageLayout title={t('server_error.title')}>
       <p>{t('server_error.body')}</p>
+      <ServiceDeskContact />
       {code ? <p className="note">{t(`errors:${code}`)}</p> : null}
       <div className="actions">
         {showHomeLink ? (

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageLayout } from '../components/PageLayout';
+import { ServiceDeskContact } from '../components/ServiceDeskContact';
 import { ProblemDetails } from '../components/ProblemDetails';
 import type { ShellProblem } from '../shell-state';
 
@@ -10,6 +11,7 @@ export function UnauthorizedPage({ problem }: { problem?: ShellProblem | undefin
   return (
     <PageLayout title={t('unauthorized.title')}>
       <p>{t('unauthorized.body')}</p>
+      <ServiceDeskContact />
       {problem ? <ProblemDetails problem={problem} /> : null}
       <div className="actions">
         {/* A full page load, so the shell starts over (and signs in again when needed). */}

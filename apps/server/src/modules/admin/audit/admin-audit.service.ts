@@ -13,8 +13,8 @@ import { auditCsvHeader, auditCsvRow, csvCell } from './audit-csv.js';
 
 function filterOf(q: AdminAuditQuery): AuditFilter {
   return {
-    ...(q.actor ? { actor: q.actor } : {}),
-    ...(q.target ? { target: q.target } : {}),
+    ...(q.actor ? { actorLike: q.actor } : {}),
+    ...(q.target ? { targetLike: q.target } : {}),
     ...(q.action ? { action: q.action } : {}),
     ...(q.outcome ? { outcome: q.outcome } : {}),
     ...(q.from ? { from: new Date(q.from) } : {}),

@@ -4,6 +4,7 @@ import { authenticate } from '../../../auth/authenticate.js';
 import type { AdminGlobalAction, AdminUserAction } from '../../../auth/policy.js';
 import type { TokenVerifier } from '../../../auth/token-verifier.js';
 import { contextOf } from '../../common/request-context.js';
+import { NOBODY, type AdminScope } from './admin-scope.js';
 import type { AdminAuthorization, Justification } from './authorization.js';
 
 /** The collaborators an administration routes plugin is given. */
@@ -26,10 +27,12 @@ function justificationOf(request: FastifyRequest): Justification {
  * What every administration routes plugin (`<basePath>api/admin/...`) installs: the bearer token
  * (onRequest), `cache-control: no-store`, and the policy decision hooks (preValidation, so a denied
  * caller learns nothing about the input and nothing is read or changed; the denial is audited).
- * `roleOf` is the role the decision allowed the request with.
+ * `roleOf` is the role the decision allowed the request with, `scopeOf` whom the caller reaches (search
+ * and reports are limited to it; a route on one user has checked the user against it already).
  */
 export function installAdminHooks(app: FastifyInstance, opts: AdminRoutesOptions) {
   const roles = new WeakMap<FastifyRequest, PortalRole>();
+  const scopes = new WeakMap<FastifyRequest, AdminScope>();
   app.addHook('onRequest', authenticate(opts.verify));
   // Before anything else is read: no second factor in the token, no administration.
   app.addHook('onRequest', async (request) => opts.authorization.requireSecondFactor(contextOf(request)));
@@ -43,13 +46,17 @@ export function installAdminHooks(app: FastifyInstance, opts: AdminRoutesOptions
     const upn = String((request.params as { upn?: unknown }).upn ?? '')
       .trim()
       .toLowerCase();
-    const { role } = await opts.authorization.authorizeUser(contextOf(request), upn, action, justificationOf(request));
+    const { role, scope } = await opts.authorization.authorizeUser(contextOf(request), upn, action, justificationOf(request));
     roles.set(request, role);
+    scopes.set(request, scope);
   };
   const global = (action: AdminGlobalAction) => async (request: FastifyRequest) => {
-    const { role } = await opts.authorization.authorizeGlobal(contextOf(request), action, justificationOf(request));
+    const { role, scope } = await opts.authorization.authorizeGlobal(contextOf(request), action, justificationOf(request));
     roles.set(request, role);
+    scopes.set(request, scope);
   };
   const roleOf = (request: FastifyRequest): PortalRole => roles.get(request) ?? 'staff';
-  return { onUser, global, roleOf };
+  // No decision recorded (a route without a hook): nobody, never everyone.
+  const scopeOf = (request: FastifyRequest): AdminScope => scopes.get(request) ?? NOBODY;
+  return { onUser, global, roleOf, scopeOf };
 }

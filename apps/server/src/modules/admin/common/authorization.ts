@@ -1,14 +1,21 @@
 import { isUserText, upnSchema, type PortalRole } from '@mfa-portal/shared';
 import type { Actor, AdminGlobalAction, AdminUserAction, Decision, Policy } from '../../../auth/policy.js';
 import { AppError } from '../../../lib/errors.js';
+import { addRequestAuditDetails } from '../../../lib/request-meta.js';
 import type { AuditService } from '../../audit/audit.service.js';
 import type { RequestContext } from '../../common/request-context.js';
 import type { DirectoryRepository, DirectoryUser } from '../../directory/directory.repository.js';
+import { EVERYONE, type AdminScope, type AdminScopes } from './admin-scope.js';
 
 /**
  * Who may do what in the administration API (`/api/admin/...`), shared by its modules.
  * Routes authorise first (a denial is audited and answered 403 before anything is read or changed);
  * every admin change is audited with the actor, the role used, the reason and the ticket.
+ *
+ * Administrative units are applied here too, once for every route: a helpdesk member limited to units
+ * reaches only their people (see admin-scope.ts). Anyone else is answered exactly as a person who does
+ * not exist (404 `admin.user_not_found`, the same body), so the scope never tells who exists outside
+ * it; the attempt is audited. An allowed action's audit events name the unit that allowed it.
  */
 
 /** Reason and ticket of a change (recorded, never interpreted). */
@@ -25,7 +32,12 @@ export interface AdminAuthorizationDeps {
   policy: Policy;
   /** Whether the token's `amr` shows a second factor (auth/second-factor.ts); absent: not checked. */
   hasSecondFactor?: (amr: readonly string[]) => boolean;
+  /** Administrative units; absent: every administrator reaches everyone. */
+  scopes?: AdminScopes;
 }
+
+/** What a helpdesk member limited to units may read beyond their people one by one: the reports, of their units. */
+const UNIT_READS: ReadonlySet<AdminGlobalAction> = new Set(['admin.reports.read']);
 
 export function createAdminAuthorization(deps: AdminAuthorizationDeps) {
   const { audit, directory, policy } = deps;
@@ -49,6 +61,27 @@ export function createAdminAuthorization(deps: AdminAuthorizationDeps) {
       details: { role: decision.role, denyReason: decision.reason, ...(j.ticket ? { ticket: j.ticket } : {}) },
     });
     return new AppError({ code: 'auth.forbidden', details: { reason: decision.reason } });
+  }
+
+  /** Audits an attempt on a person outside the caller's units; returns the "not found" to throw. */
+  async function outsideScope(ctx: RequestContext, action: string, target: string, scope: AdminScope, j: Justification): Promise<AppError> {
+    await audit.append({
+      actor: actorOf(ctx),
+      target,
+      action,
+      outcome: 'failure',
+      reason: 'admin.user_not_found',
+      requestId: ctx.requestId,
+      clientAddress: ctx.clientAddress,
+      details: {
+        role: policy.roleOf(actorOf(ctx)),
+        denyReason: 'outside_units',
+        units: scope.kind === 'units' ? scope.units.map((u) => u.name) : [],
+        ...(j.ticket ? { ticket: j.ticket } : {}),
+      },
+    });
+    // Exactly what a person who does not exist answers: no details.
+    return new AppError({ code: 'admin.user_not_found' });
   }
 
   return {
@@ -86,8 +119,16 @@ export function createAdminAuthorization(deps: AdminAuthorizationDeps) {
       return policy.isProtected(user.roles) ? { protected: true, reason: 'restricted_role' as const } : { protected: false, reason: null };
     },
 
-    /** The policy decision for an action on a user; a denial is audited and thrown as a 403. */
-    async authorizeUser(ctx: RequestContext, upn: string, action: AdminUserAction, j: Justification = {}): Promise<{ role: PortalRole }> {
+    /**
+     * The policy decision for an action on a user; a denial is audited and thrown as a 403. For a
+     * helpdesk member limited to units, a person outside them is first answered as not found.
+     */
+    async authorizeUser(
+      ctx: RequestContext,
+      upn: string,
+      action: AdminUserAction,
+      j: Justification = {},
+    ): Promise<{ role: PortalRole; scope: AdminScope }> {
       // Who may act at all is decided before the path is even read: staff get 403 whatever the {upn}.
       if (policy.roleOf(actorOf(ctx)) === 'staff') {
         const decision = policy.onUser(actorOf(ctx), { upn, roles: null }, action);
@@ -101,16 +142,34 @@ export function createAdminAuthorization(deps: AdminAuthorizationDeps) {
           details: { field: 'upn', reason: parsed.error.issues[0]?.message ?? 'is not valid' },
         });
       }
+      const scope = deps.scopes ? await deps.scopes.of(actorOf(ctx)) : EVERYONE;
+      // One's own account is refused as ever (below); anyone else outside the units is "not found".
+      const own = upn.toLowerCase() === ctx.upn.toLowerCase();
+      const allowing = own || !deps.scopes ? null : await deps.scopes.unitsAllowing(scope, upn);
+      if (allowing && allowing.length === 0) throw await outsideScope(ctx, action, upn.toLowerCase(), scope, j);
       const target = (await directory.find(upn)) ?? null;
       const decision = policy.onUser(actorOf(ctx), { upn, roles: target?.roles ?? null }, action);
       if (!decision.allow) throw await denied(ctx, action, upn.toLowerCase(), decision, j);
-      return { role: decision.role };
+      const unit = allowing?.[0];
+      if (unit) addRequestAuditDetails(ctx.upn, { unit: { id: unit.id, name: unit.name } });
+      return { role: decision.role, scope };
     },
 
-    async authorizeGlobal(ctx: RequestContext, action: AdminGlobalAction, j: Justification = {}): Promise<{ role: PortalRole }> {
-      const decision = policy.global(actorOf(ctx), action);
+    /**
+     * The policy decision for an action not about one user, with the caller's scope (what search and
+     * the reports are limited to). A helpdesk member limited to units also reads their units' reports.
+     */
+    async authorizeGlobal(
+      ctx: RequestContext,
+      action: AdminGlobalAction,
+      j: Justification = {},
+    ): Promise<{ role: PortalRole; scope: AdminScope }> {
+      let decision = policy.global(actorOf(ctx), action);
+      const scope = deps.scopes && decision.role !== 'staff' ? await deps.scopes.of(actorOf(ctx)) : EVERYONE;
+      if (!decision.allow && UNIT_READS.has(action) && decision.role === 'helpdesk' && scope.kind === 'units' && scope.units.length > 0)
+        decision = { allow: true, role: decision.role };
       if (!decision.allow) throw await denied(ctx, action, null, decision, j);
-      return { role: decision.role };
+      return { role: decision.role, scope };
     },
   };
 }

@@ -53,7 +53,7 @@ export function createIdentityVerifications(deps: IdentityVerificationsDeps) {
       },
       { limit: 50 },
     );
-    // A wrong passcode is a successful check with `verified: false`: it proves nothing.
+    // A wrong passcode proves nothing: recorded as a failure now, and before that as a success with `verified: false`.
     const event = page.events.find((e) => e.details?.verified === true && e.details.session === ctx.session);
     if (!event) return null;
     const verifiedAt = new Date(event.occurredAt);

@@ -252,7 +252,14 @@ describe('with an MFA provider whose devices the portal does not hold (Duo)', ()
       'bypass-codes': false,
     });
     const coverage = await duo.coverage({});
-    expect(coverage).toMatchObject({ provider: 'duo', current: null, history: [] });
+    expect(coverage).toMatchObject({ provider: 'duo', current: null, history: [], source: 'live' });
+    expect(coverage.totals).toEqual({
+      'without-factor': null,
+      locked: 1,
+      'stale-devices': null,
+      'bypass-codes': null,
+      bypassCodeHolders: null,
+    });
     const page = await duo.list('locked', { limit: 10 });
     expect(page.rows).toEqual([expect.objectContaining({ upn: 'u2@example.com', status: 'locked_out' })]);
     await expect(duo.list('stale-devices', { limit: 10 })).rejects.toMatchObject({
@@ -260,5 +267,84 @@ describe('with an MFA provider whose devices the portal does not hold (Duo)', ()
       details: { report: 'stale-devices' },
     });
     expect(() => duo.assertAvailable('bypass-codes')).toThrow();
+  });
+});
+
+describe('figures of one moment', () => {
+  /** Every row of a list, through its pages (as the screen and the CSV read it). */
+  async function rowsOf(name: string): Promise<Array<{ upn: string }>> {
+    const rows: Array<{ upn: string }> = [];
+    let cursor: string | null = null;
+    do {
+      const res = await callAs(
+        m,
+        ADMIN,
+        'GET',
+        `/api/admin/reports/${name}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      const page = res.json() as { rows: Array<{ upn: string }>; nextCursor: string | null };
+      rows.push(...page.rows);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return rows;
+  }
+
+  async function expectFiguresToAgreeWithTheLists() {
+    const body = reportCoverageResponseSchema.parse((await callAs(m, ADMIN, 'GET', '/api/admin/reports/coverage')).json());
+    expect(body.source).toBe('live');
+    const { current, totals } = body;
+    const withoutFactor = await rowsOf('without-factor');
+    const codes = await rowsOf('bypass-codes');
+    expect(totals).toEqual({
+      'without-factor': withoutFactor.length,
+      locked: (await rowsOf('locked')).length,
+      'stale-devices': (await rowsOf('stale-devices')).length,
+      'bypass-codes': codes.length,
+      bypassCodeHolders: new Set(codes.map((r) => r.upn)).size,
+    });
+    expect(current!.staff - current!.covered).toBe(withoutFactor.length);
+    expect(current!.byKind.bypass_codes).toBe(new Set(codes.map((r) => r.upn)).size);
+    // Today's point of the chart is the same moment as the figures above it.
+    expect(body.history.at(-1)).toEqual({ day: dayOf(now), ...current });
+    return body;
+  }
+
+  it('counts the figures and the lists together, now, so they agree', async () => {
+    const before = await expectFiguresToAgreeWithTheLists();
+    expect(before.totals).toMatchObject({ 'without-factor': 4, 'bypass-codes': 1, bypassCodeHolders: 1 });
+    expect(Date.now() - Date.parse(before.takenAt!)).toBeLessThan(60_000);
+  });
+
+  it('follows a change at once, not at the next hourly snapshot', async () => {
+    // Today's snapshot was taken by the first read of the day (covered: 4); the changes below come after it.
+    await addCode('u1@example.com', { uses: 2, expires: new Date(now.getTime() + DAY) }, 10);
+    await addCode('u1@example.com', { uses: 1, expires: new Date(now.getTime() + DAY) }, 11);
+    await addDevice('u4@example.com', 'phone', now, now);
+    try {
+      const after = await expectFiguresToAgreeWithTheLists();
+      expect(after.totals).toMatchObject({ 'without-factor': 3, 'bypass-codes': 3, bypassCodeHolders: 2 });
+      expect(after.current).toMatchObject({ covered: 5, byKind: expect.objectContaining({ bypass_codes: 2, phone: 2 }) });
+    } finally {
+      await m.db.deleteFrom('mfa_bypass_code').where('code_hash', 'in', ['hash-u1@example.com-10', 'hash-u1@example.com-11']).execute();
+      await m.db.deleteFrom('mfa_device').where('user_id', '=', ids['u4@example.com']!).execute();
+    }
+  });
+
+  it('shows the snapshot alone, with its time, for an organisation too large to count on every view', async () => {
+    // A day of its own (no hourly job writes it), for a service that counts live only up to 3 staff.
+    const at = new Date(now.getTime() + 800 * DAY);
+    const large = createReportsService({ repo: reportsRepository(m.db), provider: 'builtin', liveMaxStaff: 3, now: () => at });
+    const first = await large.coverage({});
+    expect(first).toMatchObject({ source: 'snapshot', totals: null, takenAt: at.toISOString() });
+    await addCode('u1@example.com', { uses: 1, expires: new Date(at.getTime() + DAY) }, 12);
+    try {
+      // The snapshot's figures, not the change made since: the screen says when they are from.
+      const again = await large.coverage({});
+      expect(again).toMatchObject({ source: 'snapshot', totals: null, takenAt: at.toISOString() });
+      expect(again.current).toEqual(first.current);
+      expect(again.history.at(-1)).toEqual({ day: dayOf(at), ...first.current });
+    } finally {
+      await m.db.deleteFrom('mfa_bypass_code').where('code_hash', '=', 'hash-u1@example.com-12').execute();
+    }
   });
 });

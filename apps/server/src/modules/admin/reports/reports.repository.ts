@@ -1,11 +1,14 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { heldByUnits } from '../../../db/admin-unit-members.js';
 import type { Database } from '../../../db/schema.js';
+import { figuresStatement, toFigures, type Count } from './reports-figures.js';
 
 /**
  * SQL of the administrators' reports. Every list is read in the order of an index
  * (migration 0015, or the primary and lower(username) indexes) and paged by keyset, so a page costs
- * the same at 100 or 100,000 staff. The coverage figures are a whole-organisation aggregate: only the
- * snapshot job runs it (a few times an hour at most); requests read the stored snapshots.
+ * the same at 100 or 100,000 staff. The coverage figures are a whole-organisation aggregate (about
+ * 300 ms at 100,000 staff): the snapshot job runs it every hour, and a request only for an
+ * organisation small enough to count it cheaply (see the reports service).
  */
 
 /** Keyset positions: the last row of the page before. */
@@ -27,57 +30,65 @@ const dayOf = (v: Date | string): string => (typeof v === 'string' ? v.slice(0, 
 const toDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
 const iso = (v: Date | string | null): string | null => (v === null ? null : toDate(v).toISOString());
 
-export function reportsRepository(db: Kysely<Database>) {
+/**
+ * `within`: the reports of the people of these administrative units only (a helpdesk member limited
+ * to them). A part of the organisation keeps no snapshots: its figures are always counted now.
+ */
+export function reportsRepository(db: Kysely<Database>, opts: { within?: readonly string[] } = {}) {
+  const within = opts.within ?? null;
+  /** Keeps the rows of people the units hold, by a lower-case sign-in name; everyone without `within`. */
+  const held = (upn: RawBuilder<unknown>) => (within ? heldByUnits(upn, within) : sql<boolean>`true`);
+  const username = sql`lower(u.username)`;
   return {
     /**
      * The builtin store's figures now: staff (the portal's directory), those with at least one device,
      * and by kind (passkeys and security keys together; bypass codes in force). One statement.
      */
     async builtinFigures(now: Date) {
-      const r = await sql<{
-        staff: string | number;
-        covered: string | number;
-        authenticator: string | number;
-        phone: string | number;
-        hardware_token: string | number;
-        passkey: string | number;
-        bypass_codes: string | number;
-      }>`
-        with dev as (
-          select lower(u.username) as upn,
-                 bool_or(d.kind = 'authenticator') as authenticator,
-                 bool_or(d.kind = 'phone') as phone,
-                 bool_or(d.kind = 'hardware_token') as hardware_token,
-                 bool_or(d.kind in ('passkey', 'security_key')) as passkey
-          from mfa_device d join mfa_user u on u.id = d.user_id
-          group by u.id
-        ), codes as (
-          select distinct lower(u.username) as upn
-          from mfa_bypass_code c join mfa_user u on u.id = c.user_id
-          where c.revoked_at is null and c.uses_left > 0 and c.expires_at > ${now}
-        )
-        select count(*) as staff,
-               count(dev.upn) as covered,
-               count(*) filter (where dev.authenticator) as authenticator,
-               count(*) filter (where dev.phone) as phone,
-               count(*) filter (where dev.hardware_token) as hardware_token,
-               count(*) filter (where dev.passkey) as passkey,
-               count(codes.upn) as bypass_codes
-        from directory_user s
-        left join dev on dev.upn = s.upn
-        left join codes on codes.upn = s.upn`.execute(db);
+      const r = await figuresStatement(now, null, within).execute(db);
+      return toFigures(r.rows[0]!);
+    },
+
+    /**
+     * The figures now and how many rows each list holds, in one statement (one moment): counted as the
+     * lists are read (`withoutFactor`, `lockedBuiltin`, `staleDevices` before `staleBefore`,
+     * `bypassCodesInForce`), so the two agree. The list counts go through the lists' own indexes.
+     */
+    async builtinFiguresWithTotals(now: Date, staleBefore: Date) {
+      const totals = sql`(select count(*) from mfa_user u
+            where u.status in ('disabled', 'locked_out')
+              and (u.status = 'disabled' or u.locked_until is null or u.locked_until > ${now}) and ${held(username)}) as locked,
+          (select count(*) from mfa_device d join mfa_user u on u.id = d.user_id
+            where coalesce(d.last_used_at, d.created_at) < ${staleBefore} and ${held(username)}) as stale_devices,
+          (select count(*) from mfa_bypass_code c join mfa_user u on u.id = c.user_id
+            where c.revoked_at is null and c.uses_left > 0 and c.expires_at > ${now} and ${held(username)}) as codes_in_force,
+          (select count(distinct c.user_id) from mfa_bypass_code c join mfa_user u on u.id = c.user_id
+            where c.revoked_at is null and c.uses_left > 0 and c.expires_at > ${now} and ${held(username)}) as code_holders`;
+      const r = await figuresStatement(now, totals, within).execute(db);
       const row = r.rows[0]!;
       return {
-        staff: Number(row.staff),
-        covered: Number(row.covered),
-        byKind: {
-          authenticator: Number(row.authenticator),
-          phone: Number(row.phone),
-          hardware_token: Number(row.hardware_token),
-          passkey: Number(row.passkey),
-          bypass_codes: Number(row.bypass_codes),
+        ...toFigures(row),
+        totals: {
+          'without-factor': Number(row.staff) - Number(row.covered),
+          locked: Number(row.locked),
+          'stale-devices': Number(row.stale_devices),
+          'bypass-codes': Number(row.codes_in_force),
+          bypassCodeHolders: Number(row.code_holders),
         },
       };
+    },
+
+    /** The directory mirror's figures (Duo): staff, and those the provider has disabled or locked out as last synced (`lockedFromDirectory`). */
+    async directoryFigures(): Promise<{ staff: number; locked: number }> {
+      const r = await db
+        .selectFrom('directory_user')
+        .select((eb) => [
+          eb.fn.countAll<Count>().as('staff'),
+          sql<Count>`count(*) filter (where mfa_status in ('disabled', 'locked_out'))`.as('locked'),
+        ])
+        .$if(within !== null, (q) => q.where(held(sql.ref('upn'))))
+        .executeTakeFirstOrThrow();
+      return { staff: Number(r.staff), locked: Number(r.locked) };
     },
 
     /** How many staff the portal's directory holds (what Duo's figures can say). */
@@ -85,11 +96,13 @@ export function reportsRepository(db: Kysely<Database>) {
       const r = await db
         .selectFrom('directory_user')
         .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .$if(within !== null, (q) => q.where(held(sql.ref('upn'))))
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
 
     async saveSnapshot(s: Omit<SnapshotRow, 'takenAt'> & { takenAt: Date }): Promise<void> {
+      if (within) return;
       const values = {
         day: s.day,
         provider: s.provider,
@@ -107,6 +120,7 @@ export function reportsRepository(db: Kysely<Database>) {
 
     /** Snapshots of the days from..to (inclusive), by day, through the primary key. */
     async snapshots(from: string, to: string): Promise<SnapshotRow[]> {
+      if (within) return [];
       const rows = await db
         .selectFrom('report_snapshot')
         .selectAll()
@@ -125,6 +139,7 @@ export function reportsRepository(db: Kysely<Database>) {
     },
 
     async firstSnapshotDay(): Promise<string | null> {
+      if (within) return null;
       const r = await db.selectFrom('report_snapshot').select('day').orderBy('day').limit(1).executeTakeFirst();
       return r ? dayOf(r.day) : null;
     },
@@ -145,6 +160,7 @@ export function reportsRepository(db: Kysely<Database>) {
           ),
         );
       if (after !== null) q = q.where('s.upn', '>', after);
+      if (within) q = q.where(held(sql.ref('s.upn')));
       const rows = await q.orderBy('s.upn').limit(limit).execute();
       return rows.map((r) => ({
         upn: r.upn,
@@ -165,6 +181,7 @@ export function reportsRepository(db: Kysely<Database>) {
         .where(sql<boolean>`u.status in ('disabled', 'locked_out')`)
         .where((eb) => eb.or([eb('u.status', '=', 'disabled'), eb('u.locked_until', 'is', null), eb('u.locked_until', '>', now)]));
       if (after !== null) q = q.where('u.username', '>', after);
+      if (within) q = q.where(held(username));
       const rows = await q.orderBy('u.username').limit(limit).execute();
       return rows.map((r) => ({
         upn: r.username,
@@ -183,6 +200,7 @@ export function reportsRepository(db: Kysely<Database>) {
         .select(['upn', 'display_name', 'mfa_status', 'updated_at'])
         .where(sql<boolean>`mfa_status in ('disabled', 'locked_out')`);
       if (after !== null) q = q.where('upn', '>', after);
+      if (within) q = q.where(held(sql.ref('upn')));
       const rows = await q.orderBy('upn').limit(limit).execute();
       return rows.map((r) => ({
         upn: r.upn,
@@ -205,6 +223,7 @@ export function reportsRepository(db: Kysely<Database>) {
         .where(lastUse, '<', before);
       if (after !== null)
         q = q.where(sql`(coalesce(d.last_used_at, d.created_at), d.id)`, '>', sql`(${after.at}::timestamptz, ${after.id}::uuid)`);
+      if (within) q = q.where(held(username));
       const rows = await q.orderBy(lastUse).orderBy('d.id').limit(limit).execute();
       return rows.map((r) => ({
         upn: r.username,
@@ -229,6 +248,7 @@ export function reportsRepository(db: Kysely<Database>) {
         .where(sql<boolean>`c.uses_left > 0`)
         .where('c.expires_at', '>', now);
       if (after !== null) q = q.where(sql`(c.expires_at, c.id)`, '>', sql`(${after.at}::timestamptz, ${after.id}::uuid)`);
+      if (within) q = q.where(held(username));
       const rows = await q.orderBy('c.expires_at').orderBy('c.id').limit(limit).execute();
       return rows.map((r) => ({
         upn: r.username,

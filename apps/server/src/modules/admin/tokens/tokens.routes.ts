@@ -8,6 +8,7 @@ import {
   adminTokenSchema,
   adminTokensQuerySchema,
   adminTokensResponseSchema,
+  adminTokenUnassignBodySchema,
 } from '@mfa-portal/shared';
 import { contextOf } from '../../common/request-context.js';
 import { ADMIN_ERRORS, ADMIN_TAGS, SECURITY } from '../../common/route-schemas.js';
@@ -70,8 +71,9 @@ export async function tokenRoutes(app: FastifyInstance, opts: AdminRoutesOptions
         tags: ADMIN_TAGS,
         security: SECURITY,
         summary: 'Take a token from its holder (their device of it is removed)',
+        description: "When it is the holder's only device, needs confirmLastDevice=true (409 otherwise), as removing a device does.",
         params: adminTokenParamsSchema,
-        body: adminActionBodySchema,
+        body: adminTokenUnassignBodySchema,
         response: { 200: adminTokenSchema, ...ADMIN_ERRORS },
       },
     },

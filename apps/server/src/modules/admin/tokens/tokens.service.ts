@@ -32,6 +32,7 @@ const toAdminToken = (t: InventoryToken): AdminToken => ({
   assignedTo: t.assignedTo,
   assignedAt: t.assignedAt ? t.assignedAt.toISOString() : null,
   createdAt: t.createdAt.toISOString(),
+  holderDevices: t.holderDevices,
 });
 
 export function createTokensService(deps: TokensServiceDeps) {
@@ -74,7 +75,8 @@ export function createTokensService(deps: TokensServiceDeps) {
       );
     },
 
-    async unassignToken(ctx: RequestContext, role: PortalRole, serial: string, j: Justification) {
+    async unassignToken(ctx: RequestContext, role: PortalRole, serial: string, body: Justification & { confirmLastDevice?: boolean }) {
+      const { confirmLastDevice = false, ...j } = body;
       const inventory = requireInventory();
       const holder = (await inventory.find(serial))?.assignedTo ?? null;
       // Taking a token from its holder removes their device: the rules of acting on that user apply too
@@ -84,8 +86,8 @@ export function createTokensService(deps: TokensServiceDeps) {
         const decision = policy.onUser(actorOf(ctx), { upn: holder, roles: target?.roles ?? null }, 'admin.user.delete_device');
         if (!decision.allow) throw await authorization.denied(ctx, 'admin.inventory.unassign', holder.toLowerCase(), decision, j);
       }
-      const result = await adminAudited(audit, ctx, role, 'admin.inventory.unassign', holder, j, { serial }, () =>
-        inventory.unassign(serial, clock()),
+      const result = await adminAudited(audit, ctx, role, 'admin.inventory.unassign', holder, j, { serial, confirmLastDevice }, () =>
+        inventory.unassign(serial, { at: clock(), allowLast: confirmLastDevice }),
       );
       return toAdminToken(result.token);
     },

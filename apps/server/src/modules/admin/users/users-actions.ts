@@ -69,6 +69,8 @@ export function userActions(deps: UsersServiceDeps) {
           return { verified: false, reason: VERIFY_FAILURE_CODES[result.reason], deviceId: body.deviceId ?? null, checkedAt: iso(now) };
         },
         (r) => ({ verified: r.verified, ...(r.reason ? { result: r.reason } : {}) }),
+        // A wrong code proves nothing: the check is answered, and recorded as the failure it is.
+        (r) => (r.verified ? null : (r.reason ?? VERIFY_FAILURE_CODES.code_invalid)),
       );
     },
 

@@ -9,6 +9,7 @@ import type { AdminUserAction } from '../../../auth/policy.js';
 import { AppError } from '../../../lib/errors.js';
 import { toActivityEvent } from '../../audit/activity-event.js';
 import type { RequestContext } from '../../common/request-context.js';
+import { EVERYONE, type AdminScope } from '../common/admin-scope.js';
 import { actorOf } from '../common/authorization.js';
 import type { UsersServiceDeps } from './users-deps.js';
 
@@ -21,6 +22,7 @@ import type { UsersServiceDeps } from './users-deps.js';
 const ACTIVITY_ON_DETAIL = 20;
 
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+type DirectoryRow = Awaited<ReturnType<UsersServiceDeps['directory']['search']>>[number];
 
 /** The policy action behind each user action shown on a user's page. */
 const USER_ACTIONS: Record<AdminUserActionName, AdminUserAction> = {
@@ -39,28 +41,46 @@ export function userReads(deps: UsersServiceDeps) {
   const { mfa, audit, directory, policy, authorization, verifications } = deps;
   const clock = deps.now ?? (() => new Date());
 
+  /**
+   * A page of the portal's directory as search results. The status is the provider's as last synced
+   * (Duo), or, with `accounts` (the builtin store, read for this page only), the account's now.
+   */
+  async function directoryPage(rows: DirectoryRow[], limit: number, accounts: boolean): Promise<AdminUsersResponse> {
+    const page = rows.slice(0, limit);
+    const now = clock();
+    const known = accounts ? await Promise.all(page.map((r) => mfa.getAccount(r.upn, now))) : null;
+    return {
+      users: page.map((r, i) => ({
+        upn: r.upn,
+        email: r.email,
+        realName: r.display_name,
+        status: known ? (known[i]?.status ?? 'not_provisioned') : (MFA_STATUSES.find((s) => s === r.mfa_status) ?? 'active'),
+        protection: authorization.protectionOf({
+          upn: r.upn,
+          displayName: r.display_name,
+          email: r.email,
+          roles: r.roles,
+          lastSeenAt: r.last_seen_at,
+        }),
+      })),
+      nextCursor: rows.length > limit ? (page.at(-1)?.upn ?? null) : null,
+    };
+  }
+
   return {
-    async searchUsers(_ctx: RequestContext, query: { q: string; cursor?: string; limit: number }): Promise<AdminUsersResponse> {
+    /** Search; for a helpdesk member limited to units, only the people of their units (the directory's). */
+    async searchUsers(
+      _ctx: RequestContext,
+      query: { q: string; cursor?: string; limit: number },
+      scope: AdminScope = EVERYONE,
+    ): Promise<AdminUsersResponse> {
+      if (scope.kind === 'units') {
+        const rows = deps.scopes ? await deps.scopes.searchWithin(scope, query.q, query.cursor ?? null, query.limit + 1) : [];
+        return directoryPage(rows, query.limit, deps.userSearch !== 'directory');
+      }
       if (deps.userSearch === 'directory') {
         // The portal's own directory (trigram index): no call to the provider per keystroke.
-        const rows = await directory.search(query.q, query.cursor ?? null, query.limit + 1);
-        const page = rows.slice(0, query.limit);
-        return {
-          users: page.map((r) => ({
-            upn: r.upn,
-            email: r.email,
-            realName: r.display_name,
-            status: MFA_STATUSES.find((s) => s === r.mfa_status) ?? 'active',
-            protection: authorization.protectionOf({
-              upn: r.upn,
-              displayName: r.display_name,
-              email: r.email,
-              roles: r.roles,
-              lastSeenAt: r.last_seen_at,
-            }),
-          })),
-          nextCursor: rows.length > query.limit ? (page.at(-1)?.upn ?? null) : null,
-        };
+        return directoryPage(await directory.search(query.q, query.cursor ?? null, query.limit + 1), query.limit, false);
       }
       const page = await mfa.searchUsers(query.q, { cursor: query.cursor, limit: query.limit });
       const known = await directory.findMany(page.users.map((u) => u.username));

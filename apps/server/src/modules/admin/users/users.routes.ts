@@ -36,7 +36,7 @@ import type { UsersService } from './users.service.js';
 export async function adminUserRoutes(app: FastifyInstance, opts: AdminRoutesOptions & { service: UsersService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const users = opts.service;
-  const { onUser, global, roleOf } = installAdminHooks(app, opts);
+  const { onUser, global, roleOf, scopeOf } = installAdminHooks(app, opts);
 
   r.get(
     '/users',
@@ -45,12 +45,12 @@ export async function adminUserRoutes(app: FastifyInstance, opts: AdminRoutesOpt
       schema: {
         tags: ADMIN_TAGS,
         security: SECURITY,
-        summary: 'Search users by name, upn or email',
+        summary: 'Search users by name, upn or email (a Helpdesk Administrator limited to units: only their people)',
         querystring: adminUserSearchQuerySchema,
         response: { 200: adminUsersResponseSchema, ...ADMIN_ERRORS },
       },
     },
-    async (request) => users.searchUsers(contextOf(request), request.query),
+    async (request) => users.searchUsers(contextOf(request), request.query, scopeOf(request)),
   );
 
   r.get(

@@ -4,7 +4,7 @@ import { useApiClient, type ApiClient } from '../../../lib/api/api-client';
 import { ME_API } from '../../../lib/api/paths';
 import { meKeys } from '../../../lib/api/query-keys';
 
-/** GET /api/me/activity: audit events about my account, newest first, one page. */
+/** GET /api/me/activity: my activity as entries (a sign-in, a change, a service-desk action), newest first, one page. */
 export function getActivity(api: ApiClient, options: { cursor?: string; limit: number; signal?: AbortSignal }): Promise<ActivityResponse> {
   return api.request(ME_API.activity, {
     query: { cursor: options.cursor, limit: options.limit },
@@ -22,7 +22,7 @@ export function activityQueryOptions(api: ApiClient, limit: number = ACTIVITY_PA
   });
 }
 
-/** Pages of my activity; `fetchNextPage()` loads older events. */
+/** Pages of my activity; `fetchNextPage()` loads older entries. */
 export function useActivity(limit?: number) {
   const api = useApiClient();
   return useInfiniteQuery(activityQueryOptions(api, limit));

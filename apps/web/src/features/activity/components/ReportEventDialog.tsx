@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ServiceDeskContact } from '../../../shell/components/ServiceDeskContact';
 import { Alert, Button, Checkbox, Modal } from 'antd';
 import type { ActivityReportResponse } from '@mfa-portal/shared';
 import { useReportEvent } from '../api/report-event';
@@ -53,12 +54,15 @@ export function ReportEventDialog({ eventId, what, onClose }: { eventId: string 
           showIcon
           message={t('activity:report.done_title')}
           description={
-            <ul>
-              <li>{t(done.securityContactNotified ? 'activity:report.done_contact' : 'activity:report.done_recorded')}</li>
-              {done.signedOutEverywhere ? <li>{t('activity:report.done_signed_out')}</li> : null}
-              {revokeBypassCodes ? <li>{t('activity:report.done_revoked', { count: done.bypassCodesRevoked })}</li> : null}
-              {done.locked ? <li>{t('activity:report.done_locked')}</li> : null}
-            </ul>
+            <>
+              <ul>
+                <li>{t(done.securityContactNotified ? 'activity:report.done_contact' : 'activity:report.done_recorded')}</li>
+                {done.signedOutEverywhere ? <li>{t('activity:report.done_signed_out')}</li> : null}
+                {revokeBypassCodes ? <li>{t('activity:report.done_revoked', { count: done.bypassCodesRevoked })}</li> : null}
+                {done.locked ? <li>{t('activity:report.done_locked')}</li> : null}
+              </ul>
+              {done.locked ? <ServiceDeskContact /> : null}
+            </>
           }
         />
       ) : (
@@ -78,7 +82,7 @@ export function ReportEventDialog({ eventId, what, onClose }: { eventId: string 
               {t('activity:report.lock')}
             </Checkbox>
           </fieldset>
-          {report.error ? <Alert type="error" showIcon message={t('activity:report.failed')} /> : null}
+          {report.error ? <Alert type="error" showIcon message={t('activity:report.failed')} description={<ServiceDeskContact />} /> : null}
         </>
       )}
     </Modal>

@@ -16,6 +16,13 @@ export const adminKeys = {
   auditVerification: (id: string) => ['admin', 'audit-verification', id] as const,
   webauthnPolicy: ['admin', 'webauthn-policy'] as const,
   reportsCoverage: (from: string, to: string) => ['admin', 'reports', 'coverage', from, to] as const,
+  reportsAuditStreams: ['admin', 'reports', 'audit-streams'] as const,
+  units: ['admin', 'units'] as const,
+  directoryGroups: (q: string) => ['admin', 'directory-groups', q] as const,
+  factorPolicy: ['admin', 'factor-policy'] as const,
+  campaigns: ['admin', 'campaigns'] as const,
+  /** Whom the signed-in administrator can help (their units, if any). */
+  reach: ['admin', 'reach'] as const,
   reportList: (name: string, cursor: string | undefined, days: number | undefined) =>
     ['admin', 'reports', name, cursor ?? '', days ?? ''] as const,
 };

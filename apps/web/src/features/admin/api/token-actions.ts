@@ -5,6 +5,7 @@ import {
   type AdminActionBody,
   type AdminToken,
   type AdminTokenImportResponse,
+  type AdminTokenUnassignBody,
 } from '@mfa-portal/shared';
 import { useApiClient, type ApiClient } from '../../../lib/api/api-client';
 import { ADMIN_API } from './paths';
@@ -15,8 +16,11 @@ export function importTokens(api: ApiClient, body: { csv: string } & AdminAction
   return api.request(ADMIN_API.tokenImport, { method: 'POST', body, schema: adminTokenImportResponseSchema });
 }
 
-/** POST /api/admin/tokens/:serial/unassign: takes a token from its holder (their device of it is removed). */
-export function unassignToken(api: ApiClient, serial: string, body: AdminActionBody): Promise<AdminToken> {
+/**
+ * POST /api/admin/tokens/:serial/unassign: takes a token from its holder (their device of it is removed);
+ * their only device needs `confirmLastDevice`.
+ */
+export function unassignToken(api: ApiClient, serial: string, body: AdminTokenUnassignBody): Promise<AdminToken> {
   return api.request(ADMIN_API.tokenUnassign(serial), { method: 'POST', body, schema: adminTokenSchema });
 }
 
@@ -41,7 +45,7 @@ export function useUnassignToken() {
   const api = useApiClient();
   const invalidate = useInvalidateInventory();
   return useMutation({
-    mutationFn: ({ serial, ...body }: { serial: string } & AdminActionBody) => unassignToken(api, serial, body),
+    mutationFn: ({ serial, ...body }: { serial: string } & AdminTokenUnassignBody) => unassignToken(api, serial, body),
     onSuccess: invalidate,
   });
 }

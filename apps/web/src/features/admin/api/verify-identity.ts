@@ -7,6 +7,8 @@ import { useInvalidateUser } from './use-invalidate-user';
 export interface VerifyIdentityInput {
   deviceId: string;
   code: string;
+  /** The call's ticket, recorded with the check. */
+  ticket?: string;
 }
 
 /**

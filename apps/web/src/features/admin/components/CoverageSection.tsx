@@ -113,7 +113,10 @@ export function rangeOf(days: number, now = new Date()) {
   return { from: dayOf(new Date(now.getTime() - (days - 1) * DAY_MS)), to: dayOf(now) };
 }
 
-/** Enrolment coverage: today's figures, the period to chart, and the chart with its text alternative. */
+/**
+ * Enrolment coverage: today's figures and the moment they describe (counted now, with the lists
+ * below, or the last hourly snapshot), the period to chart, and the chart with its text alternative.
+ */
 export function CoverageSection({
   coverage,
   days,
@@ -142,7 +145,11 @@ export function CoverageSection({
         <>
           <Figures figures={data.current} />
           {data.takenAt ? (
-            <p className="form-note">{t('reports.coverage.as_of', { time: formatDate(data.takenAt, i18n.resolvedLanguage, true) })}</p>
+            <p className="form-note" data-testid="coverage-moment">
+              {t(data.source === 'live' ? 'reports.coverage.as_of_live' : 'reports.coverage.as_of', {
+                time: formatDate(data.takenAt, i18n.resolvedLanguage, true),
+              })}
+            </p>
           ) : null}
           <div className="report-range">
             <label htmlFor="report-range">{t('reports.coverage.range_label')}</label>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ActivityEvent } from '@mfa-portal/shared';
 import { formatDate } from '../../../lib/ui/format';
+import { SignInName } from './SignInName';
 
 /** A detail of an event as text, when it is a plain value. */
 function detail(event: ActivityEvent, name: string): string | null {
@@ -50,10 +51,10 @@ export function EventTable({ events, caption, showTarget = false }: { events: Ac
                   <code className="event-code">{event.action}</code>
                 </td>
                 <td>
-                  {event.actorUpn ?? t('events.system')}
+                  {event.actorUpn ? <SignInName value={event.actorUpn} /> : t('events.system')}
                   {role ? <span className="cell-note">{t(`events.role.${role}`, { defaultValue: role })}</span> : null}
                 </td>
-                {showTarget ? <td>{event.targetUpn ?? '–'}</td> : null}
+                {showTarget ? <td>{event.targetUpn ? <SignInName value={event.targetUpn} /> : '–'}</td> : null}
                 <td>
                   <span className={ok ? 'badge badge--ok' : 'badge badge--danger'}>{ok ? t('events.success') : t('events.failure')}</span>
                   {failure ? (

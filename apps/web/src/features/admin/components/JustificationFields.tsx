@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Form, Input } from 'antd';
 import { ADMIN_REASON_MAX_LENGTH, ADMIN_TICKET_MAX_LENGTH, adminReasonSchema, adminTicketSchema } from '@mfa-portal/shared';
 
@@ -6,6 +7,14 @@ export interface Justification {
   reason: string;
   ticket: string;
 }
+
+/** The API's own rule for a reason, when one is given. */
+export const reasonFormatRule = (t: TFunction) => ({
+  validator: (_rule: unknown, value: string | undefined) =>
+    !value?.trim() || adminReasonSchema.safeParse(value).success
+      ? Promise.resolve()
+      : Promise.reject(new Error(t('admin:justify.reason_invalid', { max: ADMIN_REASON_MAX_LENGTH }))),
+});
 
 /**
  * Reason and ticket reference, required with every administrative change (both go to the audit log
@@ -19,15 +28,7 @@ export function JustificationFields({ reasonHelp, autoFocus = false }: { reasonH
         name="reason"
         label={t('justify.reason_label')}
         extra={reasonHelp ?? t('justify.reason_help')}
-        rules={[
-          { required: true, whitespace: true, message: t('justify.reason_required') },
-          {
-            validator: (_rule, value: string | undefined) =>
-              !value?.trim() || adminReasonSchema.safeParse(value).success
-                ? Promise.resolve()
-                : Promise.reject(new Error(t('justify.reason_invalid', { max: ADMIN_REASON_MAX_LENGTH }))),
-          },
-        ]}
+        rules={[{ required: true, whitespace: true, message: t('justify.reason_required') }, reasonFormatRule(t)]}
       >
         {/* The browser's own text area, styled like antd's (whose TextArea needs a ResizeObserver even without auto-size). */}
         <textarea
@@ -43,16 +44,19 @@ export function JustificationFields({ reasonHelp, autoFocus = false }: { reasonH
   );
 }
 
-/** The ticket reference, required, checked with the API's own rule (also with a recorded identity verification). */
-export function TicketField() {
+/**
+ * The ticket reference, checked with the API's own rule: required with every change, optional with a
+ * check of a code or a push (where it is recorded when given).
+ */
+export function TicketField({ optional = false, help }: { optional?: boolean; help?: string | null }) {
   const { t } = useTranslation('admin');
   return (
     <Form.Item
       name="ticket"
       label={t('justify.ticket_label')}
-      extra={t('justify.ticket_help')}
+      extra={help === null ? undefined : (help ?? t('justify.ticket_help'))}
       rules={[
-        { required: true, whitespace: true, message: t('justify.ticket_required') },
+        { required: !optional, whitespace: !optional, message: t('justify.ticket_required') },
         {
           validator: (_rule, value: string | undefined) =>
             !value?.trim() || adminTicketSchema.safeParse(value).success

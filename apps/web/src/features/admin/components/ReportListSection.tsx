@@ -10,7 +10,8 @@ import { ReportTable, type ReportColumn } from './ReportTable';
 
 /**
  * One list of the reports screen: its heading and description, a page of the table (previous and
- * next pages through the server's cursors), an empty state, and the whole list as a CSV file.
+ * next pages through the server's cursors), its total when known, an empty state, and the whole list
+ * as a CSV file.
  * Where the MFA provider cannot give the list, it says so instead.
  */
 export function ReportListSection<N extends ReportListName>({
@@ -18,11 +19,14 @@ export function ReportListSection<N extends ReportListName>({
   columns,
   available,
   rowKey,
+  total = null,
 }: {
   name: N;
   columns: ReportColumn<ReportRow<N>>[];
   available: boolean;
   rowKey: (row: ReportRow<N>) => string;
+  /** How many rows the list holds, in words, counted with the figures above (null: not known at that moment). */
+  total?: string | null;
 }) {
   const { t } = useTranslation('admin');
   const key = name.replaceAll('-', '_');
@@ -45,6 +49,11 @@ export function ReportListSection<N extends ReportListName>({
     <section className="section" aria-labelledby={headingId}>
       <h2 id={headingId}>{t(`reports.${key}.title`)}</h2>
       <p>{t(`reports.${key}.intro`)}</p>
+      {available && total ? (
+        <p className="report-total" data-testid={`report-${name}-total`}>
+          {total}
+        </p>
+      ) : null}
       {!available ? (
         <p className="form-note" role="note">
           {t('reports.not_available')}

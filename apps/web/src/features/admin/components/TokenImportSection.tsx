@@ -69,7 +69,7 @@ export function TokenImportSection() {
             }}
           />
         </Form.Item>
-        <JustificationFields />
+        <JustificationFields reasonHelp={t('tokens.import.reason_help')} />
         <Button type="primary" htmlType="submit" loading={importTokens.isPending}>
           {importTokens.isPending ? t('tokens.import.submitting') : t('tokens.import.submit')}
         </Button>

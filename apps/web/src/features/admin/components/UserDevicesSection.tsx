@@ -1,58 +1,68 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { Device } from '@mfa-portal/shared';
 import { useDeviceLabels } from '../../../lib/devices/device-labels';
-import { ADMIN_ROUTES } from '../../../lib/main-routes';
 import { formatDate } from '../../../lib/ui/format';
+import { InPageLink } from '../../../lib/ui/InPageLink';
 import { GatedButton } from './GatedButton';
 
 /**
- * The user's devices on their page: each with what it is and when it was used, resynchronising a
- * hardware token and removing a device (each disabled, with `…Gate` saying why, when refused), and the
- * way into the lost-device wizard.
+ * What the helpdesk does for the caller, after "Verify the caller": the lost-device wizard beside the
+ * heading, the call's actions (`toolbar`: bypass codes, enrolment), what they just produced (`results`), and the user's
+ * devices, each with its own actions (resynchronising a hardware token, removing it), then the codes
+ * and passes in force (`children`). Until a verification is in force (`locked`), the actions that need
+ * one stay disabled, and one sentence says so with a link to the verification; they unlock in place.
  */
 export function UserDevicesSection({
-  upn,
   devices,
-  lostGate,
+  locked,
   deleteGate,
   resyncGate,
-  verifyFirstNote,
+  headingRef,
+  headerAction,
+  toolbar,
+  results,
   onRemove,
   onResync,
+  children,
 }: {
-  upn: string;
   devices: readonly Device[];
-  lostGate: string | null;
+  /** True while the caller must verify this person before the guarded actions. */
+  locked: boolean;
   deleteGate: string | null;
   resyncGate: string | null;
-  /** Why (and where) to verify the person first, when that is what stands in the way. */
-  verifyFirstNote: ReactNode;
+  /** The heading, focused when a verification unlocks the actions. */
+  headingRef?: Ref<HTMLHeadingElement>;
+  /** Beside the heading: the way into the lost-device wizard. */
+  headerAction?: ReactNode;
+  toolbar: ReactNode;
+  results?: ReactNode;
   onRemove: (device: Device) => void;
   onResync: (device: Device) => void;
+  children?: ReactNode;
 }) {
   const { t, i18n } = useTranslation(['admin', 'main']);
   const language = i18n.resolvedLanguage;
   const labels = useDeviceLabels();
   return (
-    <section className="section" aria-labelledby="devices-heading">
+    <section className="section call-actions" aria-labelledby="devices-heading">
       <div className="section__header">
-        <h2 id="devices-heading">{t('admin:devices.heading')}</h2>
-        {lostGate || devices.length === 0 ? null : (
-          <Link className="button" to={ADMIN_ROUTES.lostDevice(upn)}>
-            {t('admin:devices.lost_device')}
-          </Link>
-        )}
+        <h2 id="devices-heading" tabIndex={-1} ref={headingRef}>
+          {t('admin:devices.heading')}
+        </h2>
+        {headerAction}
       </div>
-      {devices.length > 0 ? verifyFirstNote : null}
+      {locked ? (
+        <p className="lock-note">
+          <InPageLink targetId="verify-heading">{t('admin:lock.link')}</InPageLink> {t('admin:lock.why')}
+        </p>
+      ) : null}
+      <div className="actions call-actions__toolbar">{toolbar}</div>
+      {results}
       {devices.length === 0 ? (
-        <div className="empty-state">
-          <p className="empty-state__title">{t('admin:devices.empty_title')}</p>
-          <p>{t('admin:devices.empty_body')}</p>
-        </div>
+        <p className="call-actions__empty">{t('admin:devices.empty_body')}</p>
       ) : (
-        <ul className="admin-device-list">
+        <ul className="admin-device-list" aria-label={t('admin:devices.list_label')}>
           {devices.map((device) => (
             <li key={device.id} className="admin-device">
               <div>
@@ -91,6 +101,7 @@ export function UserDevicesSection({
           ))}
         </ul>
       )}
+      {children}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import {
   ADMIN_MANUAL_VERIFICATION_METHODS,
   ADMIN_REASON_MAX_LENGTH,
@@ -10,64 +10,67 @@ import { formatTime } from '../../../lib/ui/format';
 import { NativeSelect } from '../../../lib/ui/NativeSelect';
 import { useVerifyManually } from '../api/verify-manually';
 import { AdminErrorAlert } from './AdminErrorAlert';
-import { TicketField } from './JustificationFields';
 
 /**
- * "Verify, then issue" (the person is verified before their MFA is changed): which verification of this person by the caller is in force and
- * until when, or that one is needed before issuing codes, removing or resynchronising a device, the
- * lost-device wizard and enrolment passes. A Solution Administrator may act without one (recorded).
+ * "Verify, then issue" (the person is verified before their MFA is changed), in one line: which
+ * verification of this person by the caller is in force and until when ("Verified by code at 10:42,
+ * until 10:57"), or that there is none yet. A Solution Administrator may act without one (recorded).
+ * Rendered inside the page's one live region, so a new verification is announced once.
  */
-export function VerificationInForce({ state }: { state: AdminVerificationState }) {
+export function VerificationStatus({ state }: { state: AdminVerificationState }) {
   const { t, i18n } = useTranslation('admin');
   const language = i18n.resolvedLanguage;
   const { current } = state;
   if (current) {
+    const how =
+      current.method === 'passcode' || current.method === 'push'
+        ? t(`verify.summary_method.${current.method}`)
+        : t('verify.summary_method.manual', { how: t(`verify_first.method.${current.method}`) });
     return (
-      <Alert
-        role="status"
-        type="success"
-        showIcon
-        className="before-list"
-        title={t('verify_first.in_force_title')}
-        description={t(current.ticket ? 'verify_first.in_force_body_ticket' : 'verify_first.in_force_body', {
-          method: t(`verify_first.method.${current.method}`),
+      <p className="verify-summary__text">
+        <span className="verify-summary__mark" aria-hidden="true">
+          ✓
+        </span>{' '}
+        {t(current.ticket ? 'verify.summary_ticket' : 'verify.summary', {
+          how,
           ticket: current.ticket,
           time: formatTime(current.verifiedAt, language),
           until: formatTime(current.expiresAt, language),
         })}
-      />
+      </p>
     );
   }
   return (
-    <Alert
-      role="status"
-      type={state.required ? 'warning' : 'info'}
-      showIcon
-      className="before-list"
-      title={t(state.required ? 'verify_first.needed_title' : 'verify_first.optional_title')}
-      description={t(state.required ? 'verify_first.needed_body' : 'verify_first.optional_body', {
-        minutes: Math.round(state.windowSeconds / 60),
-      })}
-    />
+    <p className="verify-summary__text verify-summary__text--none">
+      {state.required
+        ? t('verify.not_yet_window', { minutes: Math.round(state.windowSeconds / 60) })
+        : t('verify_first.optional_body', { minutes: Math.round(state.windowSeconds / 60) })}
+    </p>
   );
 }
 
 interface ManualValues {
-  method: AdminManualVerificationMethod;
-  ticket: string;
+  /** Empty until chosen: nothing is picked for the administrator. */
+  method: AdminManualVerificationMethod | '';
   note?: string;
 }
 
-/** For a caller with no device left: record how they were verified, from a fixed list, with the ticket. */
-export function ManualVerificationForm({ upn }: { upn: string }) {
+/**
+ * For a caller with no device left: record how they were verified, from a fixed list. The ticket is
+ * the call's (typed once, above): `ticketOfCall` answers it, or null after pointing at what is missing.
+ */
+export function ManualVerificationForm({ upn, ticketOfCall }: { upn: string; ticketOfCall: () => Promise<string | null> }) {
   const { t } = useTranslation('admin');
   const [form] = Form.useForm<ManualValues>();
   const record = useVerifyManually(upn);
-  const submit = (values: ManualValues) =>
+  const submit = async (values: ManualValues) => {
+    const ticket = await ticketOfCall();
+    if (!ticket || !values.method) return;
     record.mutate(
-      { method: values.method, ticket: values.ticket.trim(), ...(values.note?.trim() ? { note: values.note.trim() } : {}) },
+      { method: values.method, ticket, ...(values.note?.trim() ? { note: values.note.trim() } : {}) },
       { onSuccess: () => form.resetFields(['note']) },
     );
+  };
   return (
     <>
       <p>{t('verify_first.manual_intro')}</p>
@@ -76,14 +79,22 @@ export function ManualVerificationForm({ upn }: { upn: string }) {
         form={form}
         layout="vertical"
         requiredMark={false}
-        initialValues={{ method: ADMIN_MANUAL_VERIFICATION_METHODS[0], ticket: '', note: '' }}
-        onFinish={submit}
+        initialValues={{ method: '', note: '' }}
+        onFinish={(values) => void submit(values)}
         className="narrow-form"
       >
-        <Form.Item name="method" label={t('verify_first.method_label')}>
-          <NativeSelect options={ADMIN_MANUAL_VERIFICATION_METHODS.map((m) => ({ value: m, label: t(`verify_first.method.${m}`) }))} />
+        <Form.Item
+          name="method"
+          label={t('verify_first.method_label')}
+          rules={[{ required: true, message: t('verify_first.method_required') }]}
+        >
+          <NativeSelect
+            options={[
+              { value: '', label: t('verify_first.method_choose') },
+              ...ADMIN_MANUAL_VERIFICATION_METHODS.map((m) => ({ value: m, label: t(`verify_first.method.${m}`) })),
+            ]}
+          />
         </Form.Item>
-        <TicketField />
         <Form.Item name="note" label={t('verify_first.note_label')} extra={t('verify_first.note_help')}>
           <Input maxLength={ADMIN_REASON_MAX_LENGTH} autoComplete="off" />
         </Form.Item>

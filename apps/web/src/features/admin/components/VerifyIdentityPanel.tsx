@@ -40,6 +40,9 @@ export function VerifyIdentityPanel({
   showLastCheck = true,
   offerPush = true,
   pushDeviceHelp,
+  prepare,
+  showSuccess = true,
+  compact = false,
 }: {
   upn: string;
   devices: readonly Device[];
@@ -54,6 +57,15 @@ export function VerifyIdentityPanel({
   offerPush?: boolean;
   /** Help under the push's phone list. */
   pushDeviceHelp?: string;
+  /**
+   * Runs before a check is sent: the call's ticket to record with it, or null to send nothing (the
+   * call's own fields said why).
+   */
+  prepare?: () => Promise<{ ticket?: string } | null>;
+  /** Say a right code here (false where the page says it once, in its own summary). */
+  showSuccess?: boolean;
+  /** Fields side by side, without the device help (the helpdesk's page, where space is short). */
+  compact?: boolean;
 }) {
   const { t, i18n } = useTranslation(['admin', 'errors']);
   const [form] = Form.useForm<{ deviceId: string; code: string }>();
@@ -73,9 +85,11 @@ export function VerifyIdentityPanel({
 
   if (disabledReason) return <Alert role="note" type="info" showIcon title={t('admin:verify.unavailable')} description={disabledReason} />;
 
-  const submit = (values: { deviceId: string; code: string }) =>
+  const submit = async (values: { deviceId: string; code: string }) => {
+    const call = prepare ? await prepare() : {};
+    if (!call) return;
     verify.mutate(
-      { deviceId: values.deviceId, code: normaliseOtp(values.code) },
+      { deviceId: values.deviceId, code: normaliseOtp(values.code), ...(call.ticket ? { ticket: call.ticket } : {}) },
       {
         onSuccess: (result) => {
           form.resetFields(['code']);
@@ -83,7 +97,13 @@ export function VerifyIdentityPanel({
         },
       },
     );
+  };
   const result = verify.data;
+  const submitButton = (
+    <Button type="primary" htmlType="submit" loading={verify.isPending}>
+      {verify.isPending ? t('admin:verify.checking') : t('admin:verify.submit')}
+    </Button>
+  );
   return (
     <>
       {!showLastCheck ? null : identityCheck ? (
@@ -118,22 +138,25 @@ export function VerifyIdentityPanel({
           layout="vertical"
           requiredMark={false}
           initialValues={{ deviceId: usable[0]!.id, code: '' }}
-          onFinish={submit}
-          className="narrow-form"
+          onFinish={(values) => void submit(values)}
+          className={compact ? 'verify-code-form verify-code-form--compact' : 'narrow-form'}
         >
-          <Form.Item name="deviceId" label={t('admin:verify.device_label')} extra={t('admin:verify.device_help')}>
+          <Form.Item name="deviceId" label={t('admin:verify.device_label')} extra={compact ? undefined : t('admin:verify.device_help')}>
             <NativeSelect options={usable.map((d) => ({ value: d.id, label: choiceLabel(d) }))} />
           </Form.Item>
-          <Form.Item name="code" label={t('admin:verify.code_label')} extra={t('admin:verify.code_help')} rules={otpRules(t)}>
+          <Form.Item
+            name="code"
+            label={t('admin:verify.code_label')}
+            extra={compact ? undefined : t('admin:verify.code_help')}
+            rules={otpRules(t)}
+          >
             <Input {...OTP_INPUT_PROPS} />
           </Form.Item>
-          <Button type="primary" htmlType="submit" loading={verify.isPending}>
-            {verify.isPending ? t('admin:verify.checking') : t('admin:verify.submit')}
-          </Button>
+          {compact ? <div className="verify-code-form__submit">{submitButton}</div> : submitButton}
         </Form>
       )}
       <div role="status" className="verify-result">
-        {result?.verified ? (
+        {result?.verified && showSuccess ? (
           <div className="success-box">
             <span className="success-box__mark" aria-hidden="true">
               ✓
@@ -143,7 +166,7 @@ export function VerifyIdentityPanel({
               <p>{t('admin:verify.success_body', { device: nameOf(result.deviceId), time: formatTime(result.checkedAt, language) })}</p>
             </div>
           </div>
-        ) : result ? (
+        ) : result && !result.verified ? (
           <Alert
             type="error"
             showIcon
@@ -160,7 +183,15 @@ export function VerifyIdentityPanel({
           <h3 id={`${formName}-push-heading`} className="verify-way__title">
             {t('admin:verify.push_heading')}
           </h3>
-          <VerifyPushPanel upn={upn} phones={phones} formName={`${formName}-push`} deviceHelp={pushDeviceHelp} onVerified={onVerified} />
+          <VerifyPushPanel
+            upn={upn}
+            phones={phones}
+            formName={`${formName}-push`}
+            deviceHelp={pushDeviceHelp}
+            onVerified={onVerified}
+            prepare={prepare}
+            showSuccess={showSuccess}
+          />
         </section>
       ) : null}
     </>

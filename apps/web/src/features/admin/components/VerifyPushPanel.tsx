@@ -29,6 +29,8 @@ export function VerifyPushPanel({
   formName,
   deviceHelp,
   onVerified,
+  prepare,
+  showSuccess = true,
 }: {
   upn: string;
   phones: readonly Device[];
@@ -36,6 +38,10 @@ export function VerifyPushPanel({
   /** Help under the phone list (the lost-device wizard warns against the lost phone). */
   deviceHelp?: string;
   onVerified?: (deviceId: string) => void;
+  /** Runs before a push is sent: the call's ticket to record with it, or null to send nothing. */
+  prepare?: () => Promise<{ ticket?: string } | null>;
+  /** Say an approval here (false where the page says it once, in its own summary). */
+  showSuccess?: boolean;
 }) {
   const { t, i18n } = useTranslation('admin');
   const [form] = Form.useForm<{ deviceId: string }>();
@@ -63,8 +69,10 @@ export function VerifyPushPanel({
     }
   }, [push.data, onVerified]);
 
-  const send = ({ deviceId }: { deviceId: string }) => {
-    if (!waiting) start.mutate(deviceId);
+  const send = async ({ deviceId }: { deviceId: string }) => {
+    if (waiting) return;
+    const call = prepare ? await prepare() : {};
+    if (call) start.mutate({ deviceId, ...(call.ticket ? { ticket: call.ticket } : {}) });
   };
 
   return (
@@ -76,7 +84,7 @@ export function VerifyPushPanel({
         layout="vertical"
         requiredMark={false}
         initialValues={{ deviceId: phones[0]!.id }}
-        onFinish={send}
+        onFinish={(values) => void send(values)}
         className="narrow-form"
       >
         <Form.Item
@@ -119,7 +127,7 @@ export function VerifyPushPanel({
             </div>
           </>
         ) : null}
-        {push.data && state === 'approved' ? (
+        {push.data && state === 'approved' && showSuccess ? (
           <div className="success-box">
             <span className="success-box__mark" aria-hidden="true">
               ✓

@@ -4,6 +4,7 @@ import { Alert, Button, Checkbox, Form, InputNumber, Radio } from 'antd';
 import { LOST_DEVICE_MAX_VALIDITY_SECONDS, type AdminLostDeviceResponse, type AdminUserDetail } from '@mfa-portal/shared';
 import { useReportLostDevice } from '../api/lost-device';
 import { AdminErrorAlert } from '../components/AdminErrorAlert';
+import { useJustificationMemory } from '../components/justification-memory';
 import { JustificationFields, justificationOf, type Justification } from '../components/JustificationFields';
 import { useDeviceChoiceLabel } from '../components/VerifyIdentityPanel';
 
@@ -30,6 +31,7 @@ export function RemoveStep({
   const { t } = useTranslation('admin');
   const [form] = Form.useForm<RemoveValues>();
   const report = useReportLostDevice(upn);
+  const memory = useJustificationMemory();
   const [understood, setUnderstood] = useState(false);
   const choiceLabel = useDeviceChoiceLabel();
   const devices = detail.mfa.devices;
@@ -37,14 +39,14 @@ export function RemoveStep({
   if (devices.length === 0) return <p>{t('wizard.remove.no_devices')}</p>;
   const submit = async (values: RemoveValues) => {
     try {
-      onIssued(
-        await report.mutateAsync({
-          deviceId: values.deviceId,
-          validitySeconds: (values.hours ?? MAX_HOURS) * HOUR,
-          confirmLastDevice: only && understood,
-          ...justificationOf(values),
-        }),
-      );
+      const result = await report.mutateAsync({
+        deviceId: values.deviceId,
+        validitySeconds: (values.hours ?? MAX_HOURS) * HOUR,
+        confirmLastDevice: only && understood,
+        ...justificationOf(values),
+      });
+      memory.remember(justificationOf(values));
+      onIssued(result);
     } catch {
       // shown below
     }
@@ -57,7 +59,8 @@ export function RemoveStep({
         form={form}
         layout="vertical"
         requiredMark={false}
-        initialValues={{ hours: MAX_HOURS }}
+        // The call's reason and ticket, when typed already (with the verification or an earlier action): not asked again.
+        initialValues={{ hours: MAX_HOURS, ...(memory.last ?? {}) }}
         onFinish={(v) => void submit(v)}
         className="narrow-form"
       >

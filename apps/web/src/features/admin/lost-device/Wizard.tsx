@@ -11,6 +11,7 @@ import { ADMIN_ROUTES } from '../../../lib/main-routes';
 import { CopyButton } from '../../../lib/ui/CopyButton';
 import { formatDate } from '../../../lib/ui/format';
 import { useLostDeviceProgress } from '../api/lost-device';
+import { useJustificationMemory } from '../components/justification-memory';
 import { VerifyIdentityPanel } from '../components/VerifyIdentityPanel';
 import { CodeSummary } from './CodeSummary';
 import { RemoveStep } from './RemoveStep';
@@ -59,6 +60,9 @@ export function Wizard({ upn, detail, progress }: { upn: string; detail: AdminUs
     setCodeOnScreen(true);
   };
   const progressQuery = useLostDeviceProgress(upn);
+  const memory = useJustificationMemory();
+  // A check made here is recorded with the call's ticket, when one was typed.
+  const prepare = () => Promise.resolve(memory.last?.ticket ? { ticket: memory.last.ticket } : {});
   const store = (next: StoredWizard) => {
     writeStored(key, next);
     setStored(next);
@@ -110,6 +114,7 @@ export function Wizard({ upn, detail, progress }: { upn: string; detail: AdminUs
                 disabledReason={null}
                 formName="wizard-verify"
                 pushDeviceHelp={t('wizard.verify.push_help')}
+                prepare={prepare}
               />
               <div className="other-way">
                 <p className="form-note">{t('wizard.verify.other_way_intro')}</p>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Alert } from 'antd';
+import { useUser } from '../../../shell/contexts';
 import { Loading } from '../../../lib/ui/Loading';
 import { Page } from '../../../lib/ui/Page';
 import { ADMIN_ROUTES } from '../../../lib/main-routes';
@@ -8,6 +9,7 @@ import { useAdminUser } from '../api/get-user';
 import { useLostDeviceProgress } from '../api/lost-device';
 import { AdminErrorAlert } from '../components/AdminErrorAlert';
 import { isDenyReason } from '../components/admin-errors';
+import { callStorageKey, JustificationMemory } from '../components/justification-memory';
 import { Wizard } from '../lost-device/Wizard';
 
 /**
@@ -17,8 +19,10 @@ import { Wizard } from '../lost-device/Wizard';
  */
 export function LostDevicePage() {
   const { t } = useTranslation('admin');
+  const { user } = useUser();
   const upn = (useParams().upn ?? '').toLowerCase();
   const detail = useAdminUser(upn);
+  const verification = detail.data?.verification;
   const allowed = detail.data ? detail.data.actions.delete_device.allowed && detail.data.actions.create_bypass_codes.allowed : false;
   const progress = useLostDeviceProgress(upn, { enabled: allowed });
   const title = t('wizard.title', { name: detail.data?.user.displayName || upn });
@@ -49,16 +53,24 @@ export function LostDevicePage() {
       </Page>
     );
   }
+  // The call's reason and ticket, typed on the user's page, carry on here (see JustificationMemory).
   return (
-    <Page title={title} intro={<p>{t('wizard.intro')}</p>} className="wizard">
-      {detail.isPending || progress.isPending ? (
-        <Loading label={t('wizard.loading')} />
-      ) : progress.isError ? (
-        <AdminErrorAlert error={progress.error} title={t('wizard.failed')} onRetry={() => void progress.refetch()} />
-      ) : (
-        <Wizard upn={upn} detail={detail.data} progress={progress.data} />
-      )}
-      {back}
-    </Page>
+    <JustificationMemory
+      key={upn}
+      storageKey={callStorageKey(user?.upn ?? '', upn)}
+      until={verification?.current?.expiresAt ?? null}
+      windowSeconds={verification?.windowSeconds}
+    >
+      <Page title={title} intro={<p>{t('wizard.intro')}</p>} className="wizard">
+        {detail.isPending || progress.isPending ? (
+          <Loading label={t('wizard.loading')} />
+        ) : progress.isError ? (
+          <AdminErrorAlert error={progress.error} title={t('wizard.failed')} onRetry={() => void progress.refetch()} />
+        ) : (
+          <Wizard upn={upn} detail={detail.data} progress={progress.data} />
+        )}
+        {back}
+      </Page>
+    </JustificationMemory>
   );
 }

@@ -2,12 +2,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from 'antd';
+import type { ReportListName } from '@mfa-portal/shared';
 import { ADMIN_ROUTES } from '../../../lib/main-routes';
+import { usePortalRole } from '../../../lib/roles';
 import { Page } from '../../../lib/ui/Page';
 import { formatDate } from '../../../lib/ui/format';
 import { useCoverage } from '../api/reports';
+import { AuditStreamsSection } from '../components/AuditStreamsSection';
+import { CampaignProgressSection } from '../components/CampaignProgressSection';
 import { CoverageSection, DEFAULT_RANGE_DAYS, rangeOf } from '../components/CoverageSection';
 import { NotificationOutboxSection } from '../components/NotificationOutboxSection';
+import { ReachNote } from '../components/ReachNote';
 import { ReportListSection } from '../components/ReportListSection';
 
 /**
@@ -17,6 +22,8 @@ import { ReportListSection } from '../components/ReportListSection';
  */
 export default function ReportsPage() {
   const { t, i18n } = useTranslation('admin');
+  // A helpdesk member limited to administrative units reads their units' lists and figures only.
+  const organisation = usePortalRole() === 'solution_admin';
   const [days, setDays] = useState(DEFAULT_RANGE_DAYS);
   const coverage = useCoverage(rangeOf(days));
   const available = coverage.data?.available;
@@ -29,8 +36,36 @@ export default function ReportsPage() {
   );
   const personColumn = { key: 'person', header: t('reports.columns.person'), cell: person };
   const limited = available && Object.values(available).some((a) => !a);
+  // Counted with the figures above, so the two agree (null when those are an earlier snapshot's).
+  const totals = coverage.data?.totals ?? null;
+  const total = (name: ReportListName) => {
+    const count = totals?.[name];
+    // None: the list's own empty state says so.
+    if (!count) return null;
+    switch (name) {
+      case 'without-factor':
+        return t('reports.without_factor.total', { count });
+      case 'locked':
+        return t('reports.locked.total', { count });
+      case 'stale-devices':
+        return t('reports.stale_devices.total', { count });
+      case 'bypass-codes':
+        return t('reports.bypass_codes.total', {
+          count,
+          people: t('reports.bypass_codes.people', { count: totals?.bypassCodeHolders ?? 0 }),
+        });
+    }
+  };
   return (
-    <Page title={t('reports.title')} intro={<p>{t('reports.intro')}</p>}>
+    <Page
+      title={t('reports.title')}
+      intro={
+        <>
+          <p>{t('reports.intro')}</p>
+          <ReachNote />
+        </>
+      }
+    >
       {limited ? (
         <Alert role="note" type="info" showIcon title={t('reports.provider_limited_title')} description={t('reports.provider_limited')} />
       ) : null}
@@ -40,6 +75,7 @@ export default function ReportsPage() {
           <ReportListSection
             name="without-factor"
             available={available['without-factor']}
+            total={total('without-factor')}
             rowKey={(r) => r.upn}
             columns={[
               personColumn,
@@ -55,6 +91,7 @@ export default function ReportsPage() {
           <ReportListSection
             name="locked"
             available={available.locked}
+            total={total('locked')}
             rowKey={(r) => r.upn}
             columns={[
               personColumn,
@@ -71,6 +108,7 @@ export default function ReportsPage() {
           <ReportListSection
             name="stale-devices"
             available={available['stale-devices']}
+            total={total('stale-devices')}
             rowKey={(r) => r.deviceId}
             columns={[
               personColumn,
@@ -83,6 +121,7 @@ export default function ReportsPage() {
           <ReportListSection
             name="bypass-codes"
             available={available['bypass-codes']}
+            total={total('bypass-codes')}
             rowKey={(r) => r.id}
             columns={[
               personColumn,
@@ -94,7 +133,13 @@ export default function ReportsPage() {
           />
         </>
       ) : null}
-      <NotificationOutboxSection />
+      {organisation ? (
+        <>
+          <CampaignProgressSection />
+          <NotificationOutboxSection />
+          <AuditStreamsSection />
+        </>
+      ) : null}
     </Page>
   );
 }

@@ -1,27 +1,34 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { Alert } from 'antd';
-import type { AdminActivationResponse, AdminUserDetail, CreateBypassCodesResponse, Device } from '@mfa-portal/shared';
+import type {
+  AdminActivationResponse,
+  AdminUserDetail,
+  CreateBypassCodesResponse,
+  Device,
+  IssueEnrolmentPassResponse,
+} from '@mfa-portal/shared';
+import { useUser } from '../../../shell/contexts';
 import { NewCodesPanel } from '../../../lib/bypass-codes/NewCodesPanel';
+import { ADMIN_ROUTES } from '../../../lib/main-routes';
 import { CopyButton } from '../../../lib/ui/CopyButton';
 import { Loading } from '../../../lib/ui/Loading';
 import { Page } from '../../../lib/ui/Page';
 import { useAdminUser } from '../api/get-user';
-import { useLostDeviceProgress } from '../api/lost-device';
 import { ActivationDialog, UnlockDialog } from '../components/AccountDialogs';
 import { AccountLifecyclePanel } from '../components/AccountLifecyclePanel';
-import { EventTable } from '../components/EventTable';
+import { EnrolmentPassDialog, EnrolmentPassList, IssuedEnrolmentPass } from '../components/EnrolmentPasses';
 import { GatedButton, useActionGate } from '../components/GatedButton';
 import { IssueBypassCodesDialog } from '../components/IssueBypassCodesDialog';
-import { JustificationMemory } from '../components/justification-memory';
+import { callStorageKey, JustificationMemory } from '../components/justification-memory';
+import { UserActivitySection } from '../components/UserActivitySection';
 import { UserBypassCodesSection } from '../components/UserBypassCodesSection';
 import { RemoveUserDeviceDialog, ResyncUserTokenDialog } from '../components/UserDeviceDialogs';
 import { UserDevicesSection } from '../components/UserDevicesSection';
-import { UserFacts } from '../components/UserFacts';
+import { UserSummary } from '../components/UserSummary';
 import { UserUnavailable } from '../components/UserUnavailable';
-import { ManualVerificationForm, VerificationInForce } from '../components/VerificationInForce';
-import { VerifyIdentityPanel } from '../components/VerifyIdentityPanel';
+import { VerifyCallSection } from '../components/VerifyCallSection';
 
 type Dialog =
   | { kind: 'remove'; device: Device }
@@ -29,41 +36,91 @@ type Dialog =
   | { kind: 'issue' }
   | { kind: 'unlock' }
   | { kind: 'activation' }
+  | { kind: 'issue_pass' }
   | null;
 
-/** The page of a user who may be shown: the sections, the dialogs they open, and the codes just issued. */
-function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail }) {
+/**
+ * When a verification made on this page comes into force, the actions it unlocked take the focus (their
+ * heading), and the page scrolls so they are in view, the one-line verification just above them when it fits.
+ */
+function useFocusActionsOnVerification(verifiedAt: string | null) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const verify = useRef<HTMLElement>(null);
+  const seen = useRef(verifiedAt);
+  useEffect(() => {
+    const fresh = verifiedAt !== null && verifiedAt !== seen.current;
+    seen.current = verifiedAt;
+    const target = heading.current;
+    if (!fresh || !target) return;
+    target.focus({ preventScroll: true });
+    const top = target.getBoundingClientRect().top;
+    // The heading and the first actions under it (about 12 rem) fit between the top and the bottom of the window?
+    if (top >= 0 && top + 200 <= window.innerHeight) return;
+    const section = verify.current;
+    const useSection = section && section.getBoundingClientRect().height < window.innerHeight / 3;
+    (useSection ? section : target).scrollIntoView?.({ block: 'start' });
+  }, [verifiedAt]);
+  return { heading, verify };
+}
+
+/** The call, top to bottom: who they are, verify them, act (beside their devices), their activity, then the account. */
+function UserDetailView({ upn, detail, onExpired }: { upn: string; detail: AdminUserDetail; onExpired: () => void }) {
   const { t } = useTranslation(['admin', 'main', 'bypass-codes']);
   const gate = useActionGate(detail);
-  const progress = useLostDeviceProgress(upn, { enabled: detail.actions.verify_identity.allowed });
   const [dialog, setDialog] = useState<Dialog>(null);
   const [created, setCreated] = useState<CreateBypassCodesResponse | null>(null);
   const [activation, setActivation] = useState<AdminActivationResponse | null>(null);
+  const [pass, setPass] = useState<IssueEnrolmentPassResponse | null>(null);
   const close = () => setDialog(null);
-  const { mfa } = detail;
+  const { mfa, verification } = detail;
   const name = detail.user.displayName || detail.user.upn;
   const devices = mfa.devices;
   const notProvisioned = mfa.status === 'not_provisioned';
+  const { heading, verify } = useFocusActionsOnVerification(verification.current?.verifiedAt ?? null);
+
+  // When the verification runs out, the page asks again, and the guarded actions lock.
+  const expiresAt = verification.current?.expiresAt;
+  const expired = useRef(onExpired);
+  expired.current = onExpired;
+  useEffect(() => {
+    if (!expiresAt) return;
+    const timer = setTimeout(() => expired.current(), Math.max(0, Date.parse(expiresAt) - Date.now()) + 1000);
+    return () => clearTimeout(timer);
+  }, [expiresAt]);
+
   // Verify, then issue: these actions wait for the caller's recent verification of this person.
-  const verifyFirst = detail.verification.required && !detail.verification.current ? t('admin:verify_first.locked') : null;
-  const deleteGate = gate('delete_device') ?? verifyFirst;
-  const resyncGate = gate('resync_token') ?? verifyFirst;
-  const issueGate = gate('create_bypass_codes') ?? verifyFirst;
-  const unlockGate = gate('unlock');
-  const activationGate = gate('send_activation');
+  const locked = verification.required && !verification.current;
+  const lockedReason = locked ? t('admin:verify_first.locked') : null;
+  const deleteGate = gate('delete_device') ?? lockedReason;
+  const resyncGate = gate('resync_token') ?? lockedReason;
+  const issueGate = gate('create_bypass_codes') ?? lockedReason;
+  const passGate = gate('issue_enrolment_pass') ?? lockedReason;
   // The wizard has its own verification step.
   const lostGate = gate('delete_device') ?? gate('create_bypass_codes');
-  const anyBlocked = [gate('delete_device'), gate('resync_token'), gate('create_bypass_codes'), unlockGate, activationGate]
+  const anyBlocked = [gate('delete_device'), gate('resync_token'), gate('create_bypass_codes'), gate('unlock'), gate('send_activation')]
     .concat(gate('verify_identity'))
     .find((r) => r !== null);
-  const verifyFirstNote = verifyFirst ? (
-    <p className="form-note">
-      <a href="#verify-heading">{t('admin:verify_first.step_link')}</a> {verifyFirst}
-    </p>
-  ) : null;
 
-  return (
-    <Page title={name} intro={<UserFacts detail={detail} />} className="admin-user">
+  const toolbar = (
+    <>
+      {notProvisioned ? null : (
+        <GatedButton reason={issueGate} onClick={() => setDialog({ kind: 'issue' })} label={t('admin:issue.open')} primary />
+      )}
+      {notProvisioned ? null : (
+        <>
+          <GatedButton
+            reason={gate('send_activation')}
+            onClick={() => setDialog({ kind: 'activation' })}
+            label={t('admin:activation.open')}
+          />
+          <GatedButton reason={passGate} onClick={() => setDialog({ kind: 'issue_pass' })} label={t('admin:lifecycle.issue_pass')} />
+        </>
+      )}
+    </>
+  );
+  const results = (
+    <>
+      {notProvisioned ? <p>{t('admin:activation.not_provisioned')}</p> : null}
       {created ? (
         <NewCodesPanel
           result={created}
@@ -74,6 +131,25 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
           onDone={() => setCreated(null)}
         />
       ) : null}
+      {activation ? (
+        <div className="panel activation-result" role="status">
+          <p>{t('admin:activation.result', { upn })}</p>
+          <p>
+            <code className="activation-link">{activation.activationUrl}</code>
+          </p>
+          <CopyButton text={activation.activationUrl} label={t('admin:activation.copy')} />
+        </div>
+      ) : null}
+      {pass ? <IssuedEnrolmentPass upn={upn} issued={pass} onDone={() => setPass(null)} /> : null}
+    </>
+  );
+
+  return (
+    <Page
+      title={name}
+      intro={<UserSummary detail={detail} unlockGate={gate('unlock')} onUnlock={() => setDialog({ kind: 'unlock' })} />}
+      className="admin-user"
+    >
       {detail.protection.protected ? (
         <Alert
           role="note"
@@ -83,99 +159,40 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
           description={
             detail.protection.reason === 'roles_unknown' ? t('admin:user.protected_unknown_body') : t('admin:user.protected_body')
           }
-          className="before-list"
+          className="after-alert"
         />
       ) : null}
       {anyBlocked ? (
-        <Alert role="note" type="warning" showIcon title={t('admin:user.blocked_title')} description={anyBlocked} className="before-list" />
+        <Alert role="note" type="warning" showIcon title={t('admin:user.blocked_title')} description={anyBlocked} className="after-alert" />
       ) : null}
 
-      <section className="section" aria-labelledby="status-heading">
-        <h2 id="status-heading">{t('admin:user.status_heading')}</h2>
-        <p>
-          <span className={`status-badge status-badge--${mfa.status}`}>{t(`main:status.label.${mfa.status}`)}</span>{' '}
-          {t(`admin:user.status_explanation.${mfa.status}`)}
-        </p>
-        {mfa.statusReason ? <p>{t('admin:user.status_reason', { reason: mfa.statusReason })}</p> : null}
-        {mfa.status === 'locked_out' ? (
-          <div className="actions">
-            <GatedButton reason={unlockGate} onClick={() => setDialog({ kind: 'unlock' })} label={t('admin:unlock.open')} primary />
-          </div>
-        ) : null}
-      </section>
-
-      <AccountLifecyclePanel upn={upn} detail={detail} gate={gate} verifyFirst={verifyFirst} />
-
-      <section className="section" aria-labelledby="verify-heading">
-        <h2 id="verify-heading" tabIndex={-1}>
-          {t('admin:verify.heading')}
-        </h2>
-        <p className="section-intro">{t('admin:verify.intro')}</p>
-        {gate('verify_identity') ? null : <VerificationInForce state={detail.verification} />}
-        <VerifyIdentityPanel
-          upn={upn}
-          devices={devices}
-          identityCheck={progress.data?.identityCheck}
-          disabledReason={gate('verify_identity')}
-        />
-        {gate('verify_identity') ? null : (
-          <section className="verify-way" aria-labelledby="verify-manual-heading">
-            <h3 id="verify-manual-heading" className="verify-way__title">
-              {t('admin:verify_first.manual_heading')}
-            </h3>
-            <ManualVerificationForm upn={upn} />
-          </section>
-        )}
-      </section>
+      <VerifyCallSection upn={upn} detail={detail} disabledReason={gate('verify_identity')} sectionRef={verify} />
 
       <UserDevicesSection
-        upn={upn}
         devices={devices}
-        lostGate={lostGate}
+        locked={locked}
         deleteGate={deleteGate}
         resyncGate={resyncGate}
-        verifyFirstNote={verifyFirstNote}
+        headingRef={heading}
+        headerAction={
+          lostGate || devices.length === 0 ? null : (
+            <Link className="button" to={ADMIN_ROUTES.lostDevice(upn)}>
+              {t('admin:devices.lost_device')}
+            </Link>
+          )
+        }
+        toolbar={toolbar}
+        results={results}
         onRemove={(device) => setDialog({ kind: 'remove', device })}
         onResync={(device) => setDialog({ kind: 'resync', device })}
-      />
+      >
+        {notProvisioned ? null : <UserBypassCodesSection codes={detail.bypassCodes} />}
+        <EnrolmentPassList upn={upn} enabled={gate('issue_enrolment_pass') === null} />
+      </UserDevicesSection>
 
-      <UserBypassCodesSection
-        codes={detail.bypassCodes}
-        notProvisioned={notProvisioned}
-        issueGate={issueGate}
-        verifyFirstNote={verifyFirstNote}
-        onIssue={() => setDialog({ kind: 'issue' })}
-      />
+      <UserActivitySection upn={upn} events={detail.activity} />
 
-      <section className="section" aria-labelledby="enrol-heading">
-        <h2 id="enrol-heading">{t('admin:activation.heading')}</h2>
-        <p className="section-intro">{t('admin:activation.intro')}</p>
-        {activation ? (
-          <div className="panel activation-result" role="status">
-            <p>{t('admin:activation.result', { upn })}</p>
-            <p>
-              <code className="activation-link">{activation.activationUrl}</code>
-            </p>
-            <CopyButton text={activation.activationUrl} label={t('admin:activation.copy')} />
-          </div>
-        ) : null}
-        {notProvisioned ? (
-          <p>{t('admin:activation.not_provisioned')}</p>
-        ) : (
-          <div className="actions">
-            <GatedButton reason={activationGate} onClick={() => setDialog({ kind: 'activation' })} label={t('admin:activation.open')} />
-          </div>
-        )}
-      </section>
-
-      <section className="section" aria-labelledby="activity-heading">
-        <h2 id="activity-heading">{t('admin:user.activity_heading')}</h2>
-        {detail.activity.length === 0 ? (
-          <p>{t('admin:user.activity_empty')}</p>
-        ) : (
-          <EventTable events={detail.activity} caption={t('admin:user.activity_caption', { upn })} showTarget />
-        )}
-      </section>
+      <AccountLifecyclePanel upn={upn} detail={detail} gate={gate} />
 
       {dialog?.kind === 'remove' ? (
         <RemoveUserDeviceDialog upn={upn} device={dialog.device} isOnlyDevice={devices.length === 1} onClose={close} />
@@ -186,13 +203,15 @@ function UserDetailView({ upn, detail }: { upn: string; detail: AdminUserDetail 
       ) : null}
       {dialog?.kind === 'unlock' ? <UnlockDialog upn={upn} statusReason={mfa.statusReason} onClose={close} /> : null}
       {dialog?.kind === 'activation' ? <ActivationDialog upn={upn} onClose={close} onSent={setActivation} /> : null}
+      {dialog?.kind === 'issue_pass' ? <EnrolmentPassDialog upn={upn} onClose={close} onIssued={setPass} /> : null}
     </Page>
   );
 }
 
-/** One user, as an administrator sees them: status, identity check, devices, bypass codes, enrolment, activity. */
+/** One user, as the service desk sees them during a call (see UserDetailView). */
 export function UserPage() {
   const { t } = useTranslation('admin');
+  const { user } = useUser();
   const upn = (useParams().upn ?? '').toLowerCase();
   const detail = useAdminUser(upn);
   if (detail.isPending)
@@ -207,9 +226,15 @@ export function UserPage() {
         <UserUnavailable upn={upn} error={detail.error} onRetry={() => void detail.refetch()} />
       </Page>
     );
+  const { verification } = detail.data;
   return (
-    <JustificationMemory key={upn}>
-      <UserDetailView upn={upn} detail={detail.data} />
+    <JustificationMemory
+      key={upn}
+      storageKey={callStorageKey(user?.upn ?? '', upn)}
+      until={verification.current?.expiresAt ?? null}
+      windowSeconds={verification.windowSeconds}
+    >
+      <UserDetailView upn={upn} detail={detail.data} onExpired={() => void detail.refetch()} />
     </JustificationMemory>
   );
 }

@@ -10,6 +10,7 @@ import { Loading } from '../../../lib/ui/Loading';
 import { Page } from '../../../lib/ui/Page';
 import { useSearchUsers } from '../api/search-users';
 import { AdminErrorAlert } from '../components/AdminErrorAlert';
+import { ReachNote } from '../components/ReachNote';
 
 type UserRow = AdminUsersResponse['users'][number];
 
@@ -115,7 +116,15 @@ export function UserSearchPage() {
   const q = params.get('q');
   const [form] = Form.useForm<{ q: string }>();
   return (
-    <Page title={t('search.title')} intro={<p>{t('search.intro')}</p>}>
+    <Page
+      title={t('search.title')}
+      intro={
+        <>
+          <p>{t('search.intro')}</p>
+          <ReachNote />
+        </>
+      }
+    >
       <Form
         name="user-search"
         form={form}

@@ -10,8 +10,21 @@ import { useRenameDevice } from '../api/rename-device';
 const hasControlCharacters = (value: string) =>
   [...value].some((ch) => ch.charCodeAt(0) < 0x20 || (ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) <= 0x9f));
 
-/** Rename one device (PATCH); the new name is confirmed by a success banner. */
-export function RenameDeviceDialog({ device, open, onClose }: { device: Device; open: boolean; onClose: () => void }) {
+/**
+ * Rename one device (PATCH). The new name is confirmed where the person is looking: by `onRenamed`
+ * (beside the device, which its list shows), or else by the success banner.
+ */
+export function RenameDeviceDialog({
+  device,
+  open,
+  onClose,
+  onRenamed,
+}: {
+  device: Device;
+  open: boolean;
+  onClose: () => void;
+  onRenamed?: (confirmation: string) => void;
+}) {
   const { t } = useTranslation('devices');
   const [form] = Form.useForm<{ name: string }>();
   const rename = useRenameDevice();
@@ -28,7 +41,9 @@ export function RenameDeviceDialog({ device, open, onClose }: { device: Device; 
       { deviceId: device.id, name: trimmed },
       {
         onSuccess: (renamed) => {
-          showSuccess(t('rename.done', { name: renamed.name }));
+          const confirmation = t('rename.done', { name: renamed.name });
+          if (onRenamed) onRenamed(confirmation);
+          else showSuccess(confirmation);
           close();
         },
       },

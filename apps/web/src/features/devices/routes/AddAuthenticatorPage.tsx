@@ -11,6 +11,7 @@ import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { useFlash } from '../../../lib/ui/flash';
 import { formatTime } from '../../../lib/ui/format';
 import { Loading } from '../../../lib/ui/Loading';
+import { isThisAMobileDevice } from '../../../lib/ui/mobile-device';
 import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
 import { Page } from '../../../lib/ui/Page';
 import { useConfirmAuthenticatorEnrolment } from '../api/confirm-authenticator-enrolment';
@@ -34,8 +35,8 @@ export function svgDataUrl(svg: string): string {
 export const groupSecret = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
 /**
- * Adding an authenticator app: install an app, show the QR code (and the key for manual entry),
- * confirm with the first code. Starting may ask the user to confirm it's them (step-up).
+ * Adding an authenticator app: install an app, show the QR code (and the key for manual entry; on a
+ * phone, first a link that opens the app), confirm with the first code. Starting may ask the user to confirm it's them (step-up).
  */
 export function AddAuthenticatorPage() {
   const { t } = useTranslation('devices');
@@ -69,22 +70,50 @@ export function AddAuthenticatorPage() {
   );
 }
 
+/** Only the server's `otpauth://totp/` address becomes a link (never another scheme). */
+const isOtpauthUri = (uri: string) => /^otpauth:\/\/totp\/[^\s]+$/.test(uri);
+
+/**
+ * The secret three ways: the QR code, the key as text with Copy, and on a phone or tablet a link that
+ * opens the authenticator app on it with everything filled in (the same `otpauth://` address the QR
+ * code holds), first, since the camera cannot scan its own screen.
+ */
 function EnrolmentSecret({ enrolment }: { enrolment: TotpEnrolmentResponse }) {
   const { t, i18n } = useTranslation('devices');
   const src = useMemo(() => svgDataUrl(enrolment.qrSvg), [enrolment.qrSvg]);
+  const onThisDevice = useMemo(() => isThisAMobileDevice() && isOtpauthUri(enrolment.otpauthUri), [enrolment.otpauthUri]);
+  const qr = <img className="enrolment__qr" src={src} alt={t('authenticator.qr_alt')} width={220} height={220} />;
+  const manual = (
+    <div className="panel enrolment__manual">
+      <h3 className="enrolment__manual-title">{t('authenticator.manual_title')}</h3>
+      <p>{t('authenticator.manual_body')}</p>
+      <p className="secret">
+        <span className="visually-hidden">{t('authenticator.secret_label')} </span>
+        <code data-testid="totp-secret">{groupSecret(enrolment.secret)}</code>
+      </p>
+      <CopyButton text={enrolment.secret} label={t('authenticator.copy_secret')} />
+    </div>
+  );
   return (
     <div className="enrolment">
-      <p>{t('authenticator.step2_scan')}</p>
-      <img className="enrolment__qr" src={src} alt={t('authenticator.qr_alt')} width={220} height={220} />
-      <div className="panel enrolment__manual">
-        <h3 className="enrolment__manual-title">{t('authenticator.manual_title')}</h3>
-        <p>{t('authenticator.manual_body')}</p>
-        <p className="secret">
-          <span className="visually-hidden">{t('authenticator.secret_label')} </span>
-          <code data-testid="totp-secret">{groupSecret(enrolment.secret)}</code>
-        </p>
-        <CopyButton text={enrolment.secret} label={t('authenticator.copy_secret')} />
-      </div>
+      {onThisDevice ? (
+        <>
+          <p>{t('authenticator.step2_open')}</p>
+          <a className="button button--primary enrolment__open" href={enrolment.otpauthUri}>
+            {t('authenticator.open_app')}
+          </a>
+          <p className="form-note">{t('authenticator.open_help')}</p>
+          {manual}
+          <p>{t('authenticator.step2_scan_other')}</p>
+          {qr}
+        </>
+      ) : (
+        <>
+          <p>{t('authenticator.step2_scan')}</p>
+          {qr}
+          {manual}
+        </>
+      )}
       <p className="form-note">{t('authenticator.expires', { time: formatTime(enrolment.expiresAt, i18n.resolvedLanguage) })}</p>
     </div>
   );

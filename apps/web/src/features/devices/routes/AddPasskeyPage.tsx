@@ -4,6 +4,8 @@ import { useLocation, useNavigate } from 'react-router';
 import { Button, Form, Input } from 'antd';
 import { DEVICE_NAME_MAX_LENGTH } from '@mfa-portal/shared';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
+import { useFactorPolicy } from '../../../lib/devices/api/get-factor-policy';
+import { webauthnOnly } from '../../../lib/devices/factor-policy-texts';
 import { returnPathOf } from '../../../lib/main-routes';
 import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
@@ -20,7 +22,10 @@ import '../devices.css';
  */
 export function AddPasskeyPage() {
   const { t } = useTranslation('devices');
+  const { t: tm } = useTranslation('main');
   const capabilities = useCapabilities().data;
+  // The organisation may allow only one of the two (a passkey of the other kind is refused by the server).
+  const onlyOne = webauthnOnly(useFactorPolicy().data);
   const prepare = usePrepareRegistration();
   const complete = useCompleteRegistration();
   const [ready, setReady] = useState<{ challengeId: string; options: Record<string, unknown>; name: string } | null>(null);
@@ -62,8 +67,8 @@ export function AddPasskeyPage() {
   return (
     <Page title={t('passkey.title')} intro={<p>{t('passkey.intro')}</p>}>
       <div className="panel guidance">
-        <h2 className="guidance__title">{t('passkey.which_title')}</h2>
-        <p>{t('passkey.which_body')}</p>
+        <h2 className="guidance__title">{onlyOne ? tm(`factor_policy.${onlyOne}_only.title`) : t('passkey.which_title')}</h2>
+        <p>{onlyOne ? tm(`factor_policy.${onlyOne}_only.body`) : t('passkey.which_body')}</p>
       </div>
       <Form<{ name: string }>
         name="add-passkey"

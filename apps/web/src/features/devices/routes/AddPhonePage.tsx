@@ -1,11 +1,20 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Alert, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
-import { DEFAULT_COUNTRY_CODE, DEVICE_NAME_MAX_LENGTH, PHONE_PLATFORMS, type Device, type PhonePlatform } from '@mfa-portal/shared';
+import {
+  DEFAULT_COUNTRY_CODE,
+  DEVICE_NAME_MAX_LENGTH,
+  PHONE_PLATFORMS,
+  type Device,
+  type PhonePlatform,
+  type ProviderCapabilitiesResponse,
+} from '@mfa-portal/shared';
 import { useInvalidateMe } from '../../../lib/api/use-invalidate-me';
 import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
+import { AddKindLinks } from '../../../lib/devices/AddDeviceAdvice';
+import { ADD_ROUTES, addableKinds } from '../../../lib/devices/device-kinds';
 import { MAIN_ROUTES } from '../../../lib/main-routes';
 import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
@@ -38,7 +47,7 @@ export function toE164(number: string, country: CountryCode): { e164: string; in
  * A phone (push and passcodes in the MFA service's app, activation by QR code or text message). What the
  * page offers follows what the organisation's MFA service can do (GET /api/me/capabilities): with phones,
  * the number (country default US, checked with libphonenumber, sent in E.164) is added, then the app is
- * activated; without, the page says so plainly and only checks the number.
+ * activated; without, the page says how a phone is set up here instead, and offers nothing that saves nothing.
  */
 export default function AddPhonePage() {
   const { t } = useTranslation('devices');
@@ -52,7 +61,7 @@ export default function AddPhonePage() {
       ) : capabilities.data.phones ? (
         <AddPhoneFlow smsActivation={capabilities.data.smsActivation} />
       ) : (
-        <PhonesUnavailable authenticatorApp={capabilities.data.authenticatorApp} />
+        <PhonesUnavailable capabilities={capabilities.data} />
       )}
     </Page>
   );
@@ -98,49 +107,35 @@ function PhoneNumberFields() {
   );
 }
 
-/** The service cannot reach phones by number: say so, point to the portal's app (else an authenticator app). */
-function PhonesUnavailable({ authenticatorApp: app }: { authenticatorApp: boolean }) {
-  const [suffix, to] = app ? ['_app', MAIN_ROUTES.addPortalAuthenticator] : ['', MAIN_ROUTES.addAuthenticator];
+/**
+ * The provider adds no phone by its number (the builtin provider): the page says how a phone is set up
+ * here instead (the portal's own app, else an authenticator app) and offers the other kinds from the one
+ * place that lists them, so a person who followed an old link is not left with a form that saves nothing.
+ */
+function PhonesUnavailable({ capabilities }: { capabilities: ProviderCapabilitiesResponse }) {
   const { t } = useTranslation('devices');
-  const [checked, setChecked] = useState<{ e164: string; international: string } | null>(null);
-  const [form] = Form.useForm<PhoneForm>();
+  const { t: tm } = useTranslation('main');
+  const instead = capabilities.authenticatorApp ? 'portal_authenticator' : capabilities.totp ? 'authenticator' : null;
+  const advice = addableKinds(capabilities);
+  const others = { ...advice, kinds: advice.kinds.filter((kind) => kind !== instead) };
+  const [title, body] =
+    instead === 'portal_authenticator' ? ['by_app_title', 'by_app_body'] : ['by_authenticator_title', 'by_authenticator_body'];
   return (
     <>
-      <Alert
-        type="info"
-        showIcon
-        title={t('phone.unavailable_title')}
-        description={
-          <>
-            {t(`phone.unavailable_body${suffix}`)} <Link to={to}>{t(`phone.use_authenticator${suffix}`)}</Link>
-          </>
-        }
-        className="before-form"
-      />
-      <Form<PhoneForm>
-        name="add-phone"
-        form={form}
-        layout="vertical"
-        initialValues={{ country: DEFAULT_COUNTRY_CODE as CountryCode, number: '' }}
-        onFinish={(values) => setChecked(toE164(values.number, values.country))}
-        onValuesChange={() => setChecked(null)}
-        requiredMark={false}
-        className="narrow-form"
-      >
-        <PhoneNumberFields />
-        <Button htmlType="submit">{t('phone.check')}</Button>
-      </Form>
-      <div role="status" aria-live="polite" className="after-form">
-        {checked ? (
-          <Alert
-            type="success"
-            showIcon
-            role="presentation"
-            title={t('phone.valid_title', { number: checked.international })}
-            description={t('phone.valid_body', { e164: checked.e164 })}
-          />
-        ) : null}
-      </div>
+      {instead ? (
+        <section className="panel" aria-labelledby="phone-instead-heading">
+          <h2 id="phone-instead-heading">{t(`phone.${title}`)}</h2>
+          <p>{t(`phone.${body}`)}</p>
+          <Link className="button button--primary" to={ADD_ROUTES[instead]}>
+            {tm(`device_kinds.${instead}.add`)}
+          </Link>
+        </section>
+      ) : null}
+      {others.kinds.length > 0 ? (
+        <p className="after-form">
+          {t('phone.other_kinds')} <AddKindLinks advice={others} />
+        </p>
+      ) : null}
     </>
   );
 }

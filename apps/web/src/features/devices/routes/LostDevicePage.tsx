@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ServiceDeskContact } from '../../../shell/components/ServiceDeskContact';
 import { Link } from 'react-router';
 import { Alert, Button, Checkbox, Form, Input, Radio } from 'antd';
 import { type CreateBypassCodesResponse } from '@mfa-portal/shared';
 import { useUser } from '../../../shell/contexts';
 import { NewCodesPanel } from '../../../lib/bypass-codes/NewCodesPanel';
 import { MAIN_ROUTES } from '../../../lib/main-routes';
-import { stepUpOutcome, useRequestStepUp } from '../../../lib/step-up/step-up';
+import { stepUpOutcome, useEnsureStepUp } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { Loading } from '../../../lib/ui/Loading';
 import { NativeSelect } from '../../../lib/ui/NativeSelect';
@@ -52,7 +53,8 @@ export function LostDevicePage() {
   useEffect(() => {
     void refetch();
   }, [refetch]);
-  const requestStepUp = useRequestStepUp();
+  // A step-up this session earned a moment ago (e.g. removing a device on the overview) counts here too.
+  const ensureStepUp = useEnsureStepUp();
   const remove = useDeleteDevice();
   const create = useCreateBypassCodes();
   const test = useTestDevice();
@@ -76,7 +78,16 @@ export function LostDevicePage() {
   const createError = stepUpOutcome(create).error;
 
   return (
-    <Page title={t('lost.title')} intro={<p>{t('lost.intro')}</p>} className="self-lost-device">
+    <Page
+      title={t('lost.title')}
+      intro={
+        <>
+          <p>{t('lost.intro')}</p>
+          <ServiceDeskContact />
+        </>
+      }
+      className="self-lost-device"
+    >
       <ol className="wizard-steps" aria-label={t('lost.steps_label')}>
         {SELF_STEPS.map((s, i) => {
           const index = step === 'done' ? SELF_STEPS.length : SELF_STEPS.indexOf(step);
@@ -105,7 +116,7 @@ export function LostDevicePage() {
               <Button
                 type="primary"
                 onClick={() =>
-                  void requestStepUp().then((ok) => {
+                  void ensureStepUp().then((ok) => {
                     if (ok) save({ verifiedAt: new Date().toISOString() });
                   })
                 }

@@ -1,10 +1,13 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Device } from '@mfa-portal/shared';
+import { useFactorPolicy } from '../../../lib/devices/api/get-factor-policy';
 import { useDeviceLabels } from '../../../lib/devices/device-labels';
+import { useDisallowedAdvice } from '../../../lib/devices/factor-policy-texts';
 import { formatDate } from '../../../lib/ui/format';
 
-function DeviceItem({ device, actions }: { device: Device; actions?: ReactNode }) {
+/** `notAllowed`: what to do about a device the organisation's factor policy no longer lets them use (it is kept). */
+function DeviceItem({ device, actions, notAllowed }: { device: Device; actions?: ReactNode; notAllowed?: string | null }) {
   const { t, i18n } = useTranslation('main');
   const headingId = useId();
   const labels = useDeviceLabels();
@@ -14,7 +17,18 @@ function DeviceItem({ device, actions }: { device: Device; actions?: ReactNode }
       <article aria-labelledby={headingId}>
         <h3 id={headingId} className="device__name">
           {labels.label(device)}
+          {notAllowed ? (
+            <>
+              {' '}
+              <span className="badge badge--danger">{t('factor_policy.not_allowed_badge')}</span>
+            </>
+          ) : null}
         </h3>
+        {notAllowed ? (
+          <p className="device__policy" role="note">
+            {notAllowed}
+          </p>
+        ) : null}
         <dl className="device__facts">
           <div>
             <dt>{t('devices.kind_label')}</dt>
@@ -60,6 +74,7 @@ function DeviceItem({ device, actions }: { device: Device; actions?: ReactNode }
 /** The user's devices (each with its actions), or a plain empty state when there are none. */
 export function DeviceList({ devices, renderActions }: { devices: readonly Device[]; renderActions?: (device: Device) => ReactNode }) {
   const { t } = useTranslation('main');
+  const notAllowed = useDisallowedAdvice(useFactorPolicy().data);
   if (devices.length === 0) {
     return (
       <div className="empty-state">
@@ -71,7 +86,7 @@ export function DeviceList({ devices, renderActions }: { devices: readonly Devic
   return (
     <ul className="device-list">
       {devices.map((device) => (
-        <DeviceItem key={device.id} device={device} actions={renderActions?.(device)} />
+        <DeviceItem key={device.id} device={device} actions={renderActions?.(device)} notAllowed={notAllowed(device.id)} />
       ))}
     </ul>
   );

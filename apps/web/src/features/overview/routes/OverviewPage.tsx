@@ -2,9 +2,11 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from 'antd';
-import type { Device } from '@mfa-portal/shared';
+import type { Device, MfaStatus } from '@mfa-portal/shared';
 import { hasMfaData, useMfaData, useUser } from '../../../shell/contexts';
-import { useCapabilities } from '../../../lib/capabilities/get-capabilities';
+import { ServiceDeskContact } from '../../../shell/components/ServiceDeskContact';
+import { AddKindLinks, RecommendationSentence } from '../../../lib/devices/AddDeviceAdvice';
+import { useAddableKinds, type AddableKinds } from '../../../lib/devices/device-kinds';
 import { MAIN_ROUTES } from '../../../lib/main-routes';
 import { useCanChangeOwnMfa } from '../../../lib/self-service';
 import { ProtectedAccountNote } from '../../../lib/ui/ProtectedAccountNote';
@@ -12,42 +14,28 @@ import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { formatDate } from '../../../lib/ui/format';
 import { Page } from '../../../lib/ui/Page';
 import { useDevices } from '../../../lib/devices/api/get-devices';
+import { DefaultMethodSection } from '../components/DefaultMethodSection';
 import { DeviceList } from '../components/DeviceList';
 import '../overview.css';
 
+/** What to add, from the one place that words it: the recommendation sentence and a link to each kind, in order. */
+function AddAdvice({ advice }: { advice: AddableKinds }) {
+  return (
+    <>
+      <RecommendationSentence advice={advice} /> <AddKindLinks advice={advice} />
+    </>
+  );
+}
+
 /**
- * Whether the user could still sign in after losing one device, and what to add if not: the kinds the
- * organisation's MFA service takes (asked only then), e.g. no authenticator app on Duo but a phone.
+ * Whether the user could still sign in after losing a device, and what to add as a backup if not (the
+ * kinds the organisation's MFA service takes, asked only then). A first device is no backup: a person
+ * with none is told so in the status above.
  */
-function Readiness({ devices }: { devices: readonly Device[] }) {
+function Readiness({ devices, canChange }: { devices: readonly Device[]; canChange: boolean }) {
   const { t } = useTranslation('main');
   const count = devices.length;
-  const capabilities = useCapabilities({ enabled: count <= 1 }).data;
-  const totp = capabilities?.totp ?? false;
-  const links = (
-    <span className="inline-links">
-      {totp ? <Link to={MAIN_ROUTES.addAuthenticator}>{t('readiness.add_authenticator')}</Link> : null}
-      {capabilities?.phones && !totp ? <Link to={MAIN_ROUTES.addPhone}>{t('readiness.add_phone')}</Link> : null}
-      {capabilities?.hardwareTokens ? <Link to={MAIN_ROUTES.addToken}>{t('readiness.add_token')}</Link> : null}
-    </span>
-  );
-  // Until the service's capabilities are known, the advice names no kind of device.
-  const variant = !capabilities ? '_any' : totp ? '' : '_no_authenticator';
-  if (count === 0) {
-    return (
-      <Alert
-        role="note"
-        type="warning"
-        showIcon
-        title={t('readiness.none_title')}
-        description={
-          <>
-            {t(`readiness.none_body${variant}`)} {links}
-          </>
-        }
-      />
-    );
-  }
+  const advice = useAddableKinds({ enabled: count === 1 && canChange });
   if (count === 1) {
     return (
       <Alert
@@ -57,13 +45,36 @@ function Readiness({ devices }: { devices: readonly Device[] }) {
         title={t('readiness.one_title')}
         description={
           <>
-            {t(`readiness.one_body${variant}`, { name: devices[0]?.name ?? '' })} {links}
+            {t('readiness.one_body', { name: devices[0]?.name ?? '' })} {canChange ? <AddAdvice advice={advice} /> : null}
           </>
         }
       />
     );
   }
   return <Alert role="note" type="success" showIcon title={t('readiness.many_title', { count })} description={t('readiness.many_body')} />;
+}
+
+/**
+ * The multi-factor status. "Active" at the provider says nothing about a person with no device, whom a
+ * password alone signs in: they are told they are not protected yet, and what to add first.
+ */
+function Status({ status, devices, canChange }: { status: MfaStatus; devices: readonly Device[] | undefined; canChange: boolean }) {
+  const { t } = useTranslation('main');
+  const unprotected = status === 'active' && devices?.length === 0;
+  const advice = useAddableKinds({ enabled: unprotected && canChange });
+  const shown = unprotected ? 'unprotected' : status;
+  return (
+    <>
+      <p>
+        <span className={`status-badge status-badge--${shown}`}>{t(`status.label.${shown}`)}</span> {t(`status.explanation.${shown}`)}
+      </p>
+      {unprotected && canChange ? (
+        <p>
+          <AddAdvice advice={advice} />
+        </p>
+      ) : null}
+    </>
+  );
 }
 
 /**
@@ -90,16 +101,19 @@ export function OverviewPage({
       {hasMfaData(mfaData) ? (
         <section className="section" aria-labelledby="status-heading">
           <h2 id="status-heading">{t('status.heading')}</h2>
-          <p>
-            <span className={`status-badge status-badge--${mfaData.status}`}>{t(`status.label.${mfaData.status}`)}</span>{' '}
-            {t(`status.explanation.${mfaData.status}`)}
-          </p>
+          <Status status={mfaData.status} devices={devicesQuery.data} canChange={canChange} />
         </section>
       ) : null}
-      {devicesQuery.data ? (
+      {devices.length > 0 ? (
+        <section className="section" aria-labelledby="default-method-heading">
+          <h2 id="default-method-heading">{t('default_method.heading')}</h2>
+          <DefaultMethodSection devices={devices} />
+        </section>
+      ) : null}
+      {devices.length > 0 ? (
         <section className="section" aria-labelledby="readiness-heading">
           <h2 id="readiness-heading">{t('readiness.heading')}</h2>
-          <Readiness devices={devices} />
+          <Readiness devices={devices} canChange={canChange} />
         </section>
       ) : null}
       <section className="section" aria-labelledby="devices-heading">
@@ -142,6 +156,7 @@ export function OverviewPage({
           <p className="form-note">{t('bypass.explanation')}</p>
         </section>
       ) : null}
+      <ServiceDeskContact lead="need_help" className="section" />
     </Page>
   );
 }
