@@ -108,10 +108,12 @@ describe('indexes behind every lookup', () => {
   });
 
   it.each([
-    ['part of the actor', { actor: 'Bob@Exam' }, 'audit_event_actor_trgm_idx'],
-    ['part of the target', { target: 'ob@example' }, 'audit_event_target_trgm_idx'],
-    ['the start of the actor (one or two letters)', { actor: 'b' }, 'audit_event_actor_prefix_idx'],
-    ['the start of the target (one or two letters)', { target: 'bo' }, 'audit_event_target_prefix_idx'],
+    ['part of the actor', { actorLike: 'Bob@Exam' }, 'audit_event_actor_trgm_idx'],
+    ['part of the target', { targetLike: 'ob@example' }, 'audit_event_target_trgm_idx'],
+    ['the start of the actor (one or two letters)', { actorLike: 'b' }, 'audit_event_actor_prefix_idx'],
+    ['the start of the target (one or two letters)', { targetLike: 'bo' }, 'audit_event_target_prefix_idx'],
+    ['the whole actor (the rules)', { actor: 'Bob@Example.com' }, 'audit_event_actor_prefix_idx'],
+    ['the whole target (the rules)', { target: 'bob@example.com' }, 'audit_event_target_prefix_idx'],
   ])('searches the audit log by %s through its index, never the whole log', async (_name, filter, index) => {
     const plan = await planOf(m.db, (db) => auditRepository(db).search(filter, null, 51), { bitmapOnly: true });
     expect(indexesIn(plan)).toContain(index);
