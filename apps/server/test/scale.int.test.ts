@@ -408,8 +408,8 @@ describe.runIf(Boolean(inject('pgTemplateDatabase')))('the audit log searched by
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((e) => e.targetUpn === 'grace@example.com')).toBe(true);
     for (const [filter, index] of [
-      [{ target: 'grace' }, 'audit_event_target_trgm_idx'],
-      [{ actor: 'grace@exa' }, 'audit_event_actor_trgm_idx'],
+      [{ targetLike: 'grace' }, 'audit_event_target_trgm_idx'],
+      [{ actorLike: 'grace@exa' }, 'audit_event_actor_trgm_idx'],
     ] as const) {
       const plan = await planOf(m.db, (db) => auditRepository(db).search(filter, null, 51), { asPlanned: true });
       expect(indexesIn(plan), plan).toContain(index);
