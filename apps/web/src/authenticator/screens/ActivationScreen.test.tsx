@@ -24,7 +24,8 @@ describe('setting up the phone from an activation link', () => {
     });
     const store = memoryStore();
     renderApp(store, TOKEN);
-    expect(await screen.findByRole('heading', { name: 'Set up this phone' })).toHaveFocus();
+    const heading1 = await screen.findByRole('heading', { name: 'Set up this phone' });
+    await vi.waitFor(() => expect(heading1).toHaveFocus());
     const name = screen.getByLabelText('Name of this phone');
     await vi.waitFor(() => expect(name).toHaveValue('iPhone'), { timeout: 5000 });
     const user = userEvent.setup();
@@ -32,7 +33,8 @@ describe('setting up the phone from an activation link', () => {
     await user.type(name, 'Bob’s iPhone');
     await user.click(screen.getByRole('button', { name: 'Set up this phone' }));
 
-    expect(await screen.findByRole('heading', { name: 'This phone is ready for bob@example.com' })).toHaveFocus();
+    const heading2 = await screen.findByRole('heading', { name: 'This phone is ready for bob@example.com' });
+    await vi.waitFor(() => expect(heading2).toHaveFocus());
     const body = activateBodySchema.parse(api.calls.find((c) => c.method === 'POST')!.body);
     expect(body).toMatchObject({ token: TOKEN, platform: 'ios', deviceName: 'Bob’s iPhone', pushSubscription: null });
     const [stored] = await store.list();
@@ -60,7 +62,8 @@ describe('setting up the phone from an activation link', () => {
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Name of this phone'), 'Pixel 8');
     await user.click(screen.getByRole('button', { name: 'Set up this phone' }));
-    expect(await screen.findByRole('heading', { name: 'This phone could not be set up' })).toHaveFocus();
+    const heading3 = await screen.findByRole('heading', { name: 'This phone could not be set up' });
+    await vi.waitFor(() => expect(heading3).toHaveFocus());
     expect(screen.getByRole('alert')).toHaveTextContent(`${text} Ask for a new link on the portal's Add a device page.`);
     expect(await store.list()).toEqual([]);
   });
