@@ -50,9 +50,18 @@ async function sendAltered(
   });
 }
 
-/** A VAPID JWT signed by `key` (raw P-256 private key, base64url) with the given claims. */
-function vapidJwt(claims: Record<string, unknown>, publicKey = vapid.publicKey, privateKey = vapid.privateKey): string {
-  const pub = Buffer.from(publicKey, 'base64url');
+/**
+ * A VAPID JWT with the given claims, naming `publicKey` in k and signed by `privateKey` (raw P-256 keys,
+ * base64url). `privateKeyOwnPublicKey` is the signing key's own public half: the JWK needs it, and Node
+ * 26 refuses a JWK whose public point does not belong to its private key.
+ */
+function vapidJwt(
+  claims: Record<string, unknown>,
+  publicKey = vapid.publicKey,
+  privateKey = vapid.privateKey,
+  privateKeyOwnPublicKey = publicKey,
+): string {
+  const pub = Buffer.from(privateKeyOwnPublicKey, 'base64url');
   const key = createPrivateKey({
     key: {
       kty: 'EC',
@@ -122,7 +131,12 @@ describe('a push the stand-in refuses', () => {
     const other = webpush.generateVAPIDKeys();
     // Signed by another key than the one it names in k.
     const res = await sendAltered(sub, (h) => {
-      h.Authorization = vapidJwt({ aud: standIn.url, exp: inAnHour(), sub: 'mailto:a@example.com' }, vapid.publicKey, other.privateKey);
+      h.Authorization = vapidJwt(
+        { aud: standIn.url, exp: inAnHour(), sub: 'mailto:a@example.com' },
+        vapid.publicKey,
+        other.privateKey,
+        other.publicKey,
+      );
     });
     expect(res).toMatchObject({ status: 401, text: expect.stringContaining('signature') });
     expect(standIn.deliveriesTo(sub.endpoint)).toEqual([]);
