@@ -1,6 +1,5 @@
-import { createHmac } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { answerPasscode, nextPasscode, rememberAuthenticator, signInAt, totpAt, totpStep } from './helpers';
+import { answerPasscode, demoAuthenticatorSecret, nextPasscode, rememberAuthenticator, signInAt, totpAt, totpStep } from './helpers';
 import { expectAccessible, watchCsp } from './support/portal';
 
 /**
@@ -10,14 +9,6 @@ import { expectAccessible, watchCsp } from './support/portal';
  * the steps open behind "Details". On a desktop, then on a phone.
  */
 const OLGA = 'olga@example.com';
-
-/** The public secret of a demo authenticator app, in Base32 (apps/server/src/demo/demo-authenticators.ts). */
-function demoAuthenticatorSecret(upn: string, name: string): string {
-  const bytes = createHmac('sha1', 'mfa-portal demo authenticator app (not a secret)').update(`${upn}\n${name}`).digest();
-  const bits = [...bytes].map((b) => b.toString(2).padStart(8, '0')).join('');
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  return (bits.match(/.{1,5}/g) ?? []).map((chunk) => alphabet[parseInt(chunk.padEnd(5, '0'), 2)]).join('');
-}
 
 test('olga reads a wrong code and her sign-in as two entries, with their steps behind Details', async ({ page }) => {
   const csp = watchCsp(page);

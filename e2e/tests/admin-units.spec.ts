@@ -1,6 +1,5 @@
-import { createHmac } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { openSignedIn, rememberAuthenticator } from './helpers';
+import { demoAuthenticatorSecret, openSignedIn, rememberAuthenticator } from './helpers';
 import { expectAccessible, followLink, pressButton, signOut, typeInto, watchCsp } from './support/portal';
 
 /**
@@ -12,25 +11,6 @@ import { expectAccessible, followLink, pressButton, signOut, typeInto, watchCsp 
 const ADMIN = 'admin@example.com';
 const SAM = 'sam@example.com';
 const UNIT = 'Finance team';
-
-/** Sam's demo authenticator app "Sam's phone": its secret is public (apps/server/src/demo/demo-authenticators.ts). */
-function demoAuthenticatorSecret(upn: string, name: string): string {
-  const bytes = createHmac('sha1', 'mfa-portal demo authenticator app (not a secret)').update(`${upn}\n${name}`).digest();
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out;
-}
 
 test('a unit for sam: the administrator defines it, sam finds only its people', async ({ page }) => {
   rememberAuthenticator(SAM, { kind: 'totp', secret: demoAuthenticatorSecret(SAM, "Sam's phone"), lastStep: 0 });

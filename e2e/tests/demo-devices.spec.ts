@@ -1,9 +1,8 @@
-import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { answerPasscode, DEMO_PASSWORD, demoTokenSeed, hotp, onDuo, signInAt, totpAt, totpStep } from './helpers';
+import { answerPasscode, DEMO_PASSWORD, demoAuthenticatorSecret, demoTokenSeed, hotp, onDuo, signInAt, totpAt, totpStep } from './helpers';
 import { answerPush, pushIds } from './support/duo-standin';
 import { numberShown, pressButton, stepUpDialog, typeInto } from './support/portal';
 import { startPortalProcess, type PortalProcess } from './support/portal-process';
@@ -46,25 +45,6 @@ const press = (serial: string) => {
   counters.set(serial, counter + 1);
   return hotp(demoTokenSeed(serial), counter);
 };
-
-/** The demo authenticator apps' public secrets (apps/server/src/demo/demo-authenticators.ts). */
-function demoAuthenticatorSecret(upn: string, name: string): string {
-  const bytes = createHmac('sha1', 'mfa-portal demo authenticator app (not a secret)').update(`${upn}\n${name}`).digest();
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out;
-}
 
 /** Steps of each demo authenticator already used (a code is accepted once). */
 const usedSteps = new Map<string, number>();

@@ -1,6 +1,5 @@
-import { createHmac } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { nextPasscode, openSignedIn, rememberAuthenticator } from './helpers';
+import { demoAuthenticatorSecret, nextPasscode, openSignedIn, rememberAuthenticator } from './helpers';
 import { chooseOption, expectAccessible, expectFocusVisible, followLink, pressButton, typeInto, watchCsp } from './support/portal';
 
 /**
@@ -16,25 +15,6 @@ const LENA = 'lena@example.com';
 const LENA_PAGE = '/admin/users/lena%40example.com/';
 const TICKET = 'INC-7301';
 const REASON = 'Lena cannot find her work phone';
-
-/** Lena's demo authenticator app "Work phone": its secret is public (apps/server/src/demo/demo-authenticators.ts). */
-function demoAuthenticatorSecret(upn: string, name: string): string {
-  const bytes = createHmac('sha1', 'mfa-portal demo authenticator app (not a secret)').update(`${upn}\n${name}`).digest();
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out;
-}
 
 const documentHeight = (page: Page) => page.evaluate(() => document.documentElement.scrollHeight);
 const pathOf = (page: Page) => new URL(page.url()).pathname;

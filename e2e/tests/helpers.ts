@@ -94,6 +94,28 @@ export function demoTokenSeed(serial: string): Buffer {
 }
 
 /**
+ * Base32 secret of a demo authenticator app: published on purpose, see the server's
+ * `demo/demo-authenticators.ts` (`demoAuthenticatorSecret`), which this mirrors.
+ */
+export function demoAuthenticatorSecret(upn: string, name: string): string {
+  const bytes = createHmac('sha1', 'mfa-portal demo authenticator app (not a secret)').update(`${upn}\n${name}`).digest();
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/**
  * The authenticators the tests know for this run, by user: an authenticator app (TOTP secret and the
  * last step used) or a demo hardware token (serial and its next counter). Kept in a file in the
  * project's output directory, which Playwright empties at the start of every run, as the server

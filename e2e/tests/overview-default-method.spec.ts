@@ -1,6 +1,13 @@
-import { createHmac } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { answerPasscode, DEMO_PASSWORD, nextPasscode, openSignedIn, rememberAuthenticator, signInAt } from './helpers';
+import {
+  answerPasscode,
+  DEMO_PASSWORD,
+  demoAuthenticatorSecret,
+  nextPasscode,
+  openSignedIn,
+  rememberAuthenticator,
+  signInAt,
+} from './helpers';
 import { chooseRadio, expectAccessible, followLink, pressButton, signOut, stepUpIfAsked, typeInto, watchCsp } from './support/portal';
 
 /**
@@ -13,22 +20,6 @@ import { chooseRadio, expectAccessible, followLink, pressButton, signOut, stepUp
  */
 const MIA = 'mia@example.com';
 const NOAH = 'noah@example.com';
-
-/** A demo authenticator app's secret is public (apps/server/src/demo/demo-authenticators.ts). */
-function demoAuthenticatorSecret(upn: string, name: string): string {
-  const bytes = createHmac('sha1', 'mfa-portal demo authenticator app (not a secret)').update(`${upn}\n${name}`).digest();
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let [bits, value, out] = [0, 0, ''];
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  return bits > 0 ? out + alphabet[(value << (5 - bits)) & 31] : out;
-}
 
 /** What an add-device page says when it cannot add its kind. */
 const CANNOT = /cannot be added|cannot add|does not offer|not available/i;
