@@ -79,7 +79,7 @@ export function buildAuthenticatorServices(
     onLockout: (upn: string) => Promise<unknown>;
   },
 ) {
-  const { mfa, pushes } = deps.self;
+  const { mfa, pushes, factorPolicy } = deps.self;
   const { metrics } = deps;
   const pushEvents = createPushEvents({
     authenticatorApp: mfa.capabilities.authenticatorApp ? (mfa.authenticatorApp ?? null) : null,
@@ -99,6 +99,7 @@ export function buildAuthenticatorServices(
       pushTimeoutSeconds: pushTimeoutSeconds(config),
       displayNameOf: displayNameOf(deps.directory),
       onLockout: deps.onLockout,
+      ...(factorPolicy ? { mayEnrol: (upn: string) => factorPolicy.assertMayEnrol(upn, 'portal_authenticator') } : {}),
       changed: (users) => pushEvents.changed(users),
       ...(metrics ? { onAnswer: (outcome) => metrics.pushAnswers.inc({ outcome }) } : {}),
     }),

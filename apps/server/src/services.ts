@@ -203,10 +203,10 @@ function buildServices(config: AppConfig, database: ServicesDatabase, opts: Serv
     ...push, // the portal's own authenticator app, and the pushes' server-sent events
     // Administration (`api/admin/...`): one policy, audit log and verification budgets with the rest.
     authorization,
-    adminUsers: createUsersService({ ...shared, authorization, portalUrl, verifications, userSearch, scopes }),
+    adminUsers: createUsersService({ ...shared, authorization, portalUrl, verifications, userSearch, scopes, factorPolicy }),
     ...{ scopes, ...adminUnits, factorPolicy, factorPolicyAdmin }, // administrative units; the factor policy
     ...campaignParts, // enrolment campaigns (the app starts and stops their scheduler)
-    lostDevice: createLostDeviceService({ mfa, audit, portalUrl, sessions, verifications }),
+    lostDevice: createLostDeviceService({ mfa, audit, portalUrl, sessions, verifications, factorPolicy }),
     tokens: createTokensService({ audit, directory, policy, authorization, inventory }),
     adminAudit: createAdminAuditService({ audit, auditVerification, csvMaxRows: config.audit.csvMaxRows }),
     lifecycle: createLifecycleService({ db, mfa, audit, sessions }),

@@ -33,6 +33,7 @@ export const ACTIVITY_STORIES = [
   'app_notifications',
   'device_renamed',
   'device_removed',
+  'default_method_set',
   'token_resynced',
   'bypass_created',
   'bypass_revoked',
@@ -41,6 +42,7 @@ export const ACTIVITY_STORIES = [
   'push_approved',
   'push_denied',
   'push_reported',
+  'campaign_snoozed',
   // "Doesn't look like you?" and what it did
   'reported',
   'signed_out_everywhere',

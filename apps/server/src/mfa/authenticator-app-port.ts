@@ -37,6 +37,11 @@ export interface AuthenticatorApp {
    * `user_disabled`.
    */
   activate(input: ActivateBody, opts?: { now?: Date }): Promise<{ username: string; device: Device; passcodeSecret: string }>;
+  /**
+   * Whose link this token is (the user name), without using it; null for an unknown token. The portal
+   * asks its own rules (the person's factor policy now) before the link is used.
+   */
+  activationOwner(token: string): Promise<string | null>;
   /** The public key and owner of an activated device; null when there is none (removed, or never). */
   deviceKey(deviceId: string): Promise<{ username: string; deviceId: string; publicKey: DevicePublicKey } | null>;
   /** Sets or clears the device's Web Push subscription. */

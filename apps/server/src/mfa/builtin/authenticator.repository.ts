@@ -27,6 +27,16 @@ export function authenticatorRepository(db: Kysely<Database>) {
     findActivationByHash(tokenHash: string) {
       return db.selectFrom('mfa_authenticator_activation').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     },
+    /** The user name of the link with this token hash (used or not). */
+    async activationOwnerByHash(tokenHash: string): Promise<string | null> {
+      const row = await db
+        .selectFrom('mfa_authenticator_activation as a')
+        .innerJoin('mfa_user as u', 'u.id', 'a.user_id')
+        .select('u.username')
+        .where('a.token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      return row?.username ?? null;
+    },
     /** The link with this token hash, locked until the transaction ends (its single use is decided under the lock). */
     lockActivationByHash(tokenHash: string) {
       return db.selectFrom('mfa_authenticator_activation').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();

@@ -15,7 +15,7 @@ import { builtinRepository, type BuiltinRepository } from './builtin.repository.
  * subscription) and gives the app the device's passcode seed.
  */
 
-export type BuiltinActivation = Pick<AuthenticatorApp, 'startActivation' | 'activationState' | 'activate'>;
+export type BuiltinActivation = Pick<AuthenticatorApp, 'startActivation' | 'activationState' | 'activate' | 'activationOwner'>;
 
 /** Links are kept this long after they run out (the desktop may still ask about one), then forgotten. */
 const ACTIVATION_RETENTION_MS = 24 * 3600 * 1000;
@@ -70,6 +70,12 @@ export function builtinActivation(ctx: BuiltinContext, opts: { activationMinutes
         return { state: 'activated', expiresAt: row.expires_at, device: device ? toDevice(device) : null };
       }
       return { state: row.expires_at.getTime() <= now.getTime() ? 'expired' : 'waiting', expiresAt: row.expires_at, device: null };
+    },
+
+    async activationOwner(token) {
+      return typeof token === 'string' && token.length > 0
+        ? authenticatorRepository(db).activationOwnerByHash(activationTokenHash(token))
+        : null;
     },
 
     async activate(input, activateOpts = {}) {

@@ -135,6 +135,15 @@ describe('activity entries', () => {
     expect(entries[0]!.steps[0]).toMatchObject({ step: 'identity_checked', method: 'in_person' });
   });
 
+  it('tells a default sign-in method chosen (with the device) and a campaign reminder put off as stories of their own', () => {
+    const entries = tell([
+      ev('device.set_default', { details: { deviceId: 'd1', method: 'push', deviceName: 'Work phone' } }),
+      ev('campaign.snooze', { details: { campaignId: 'c1' }, at: 1000 }),
+    ]);
+    expect(summary(entries)).toEqual(['campaign_snoozed:success:you', 'default_method_set:success:you']);
+    expect(entries[1]).toMatchObject({ deviceName: 'Work phone' });
+  });
+
   it('says what it has no words for safely, never by its internal name', () => {
     const entries = tell([ev('something.new'), ev('admin.user.something_new', { actorUpn: DESK })]);
     expect(summary(entries)).toEqual(['helpdesk_other:success:service_desk', 'other:success:you']);

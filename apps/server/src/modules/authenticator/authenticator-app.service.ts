@@ -44,6 +44,11 @@ export interface AuthenticatorAppDeps {
   onLockout?: (upn: string) => Promise<unknown>;
   /** A change committed here: this instance's streams re-read at once. */
   changed?: (users: string[]) => void;
+  /**
+   * The person's factor policy on adding a phone with this app, asked again when the link is used (it may
+   * have changed since the link was made): a refusal uses nothing and adds nothing.
+   */
+  mayEnrol?: (upn: string) => Promise<void>;
   /** Each answer, by outcome (metrics). */
   onAnswer?: (outcome: 'approved' | 'denied' | 'number_mismatch' | 'refused' | 'reported') => void;
 }
@@ -80,7 +85,10 @@ export function createAuthenticatorAppService(deps: AuthenticatorAppDeps) {
     async activate(body: ActivateBody, meta: { requestId: string; clientAddress: string | null }): Promise<ActivateResponse> {
       const a = app();
       let done: Awaited<ReturnType<AuthenticatorApp['activate']>>;
+      let owner: string | null = null;
       try {
+        owner = typeof body.token === 'string' ? await a.activationOwner(body.token) : null;
+        if (owner && deps.mayEnrol) await deps.mayEnrol(owner.toLowerCase());
         done = await audit.atomically(async () => {
           const r = await a.activate(body);
           const who = { ...meta, upn: r.username.toLowerCase(), deviceId: r.device.id };
@@ -101,11 +109,12 @@ export function createAuthenticatorAppService(deps: AuthenticatorAppDeps) {
           return r;
         });
       } catch (err) {
-        // Nobody is known behind a bad link: the refusal is recorded without an actor.
+        // Nobody is known behind a bad link: the refusal is recorded without an actor. A good link's
+        // owner (refused by their policy, say) is the target, so it shows in their activity.
         if (err instanceof MfaError || err instanceof AppError)
           await audit.append({
             actor: null,
-            target: null,
+            target: owner?.toLowerCase() ?? null,
             action: 'device.activate_app',
             outcome: 'failure',
             reason: failureCode(err),

@@ -125,6 +125,8 @@ describe('PUT /api/me/default-method', () => {
     });
     const [event] = await auditEvents(m.db, 'device.set_default');
     expect(event).toMatchObject({ outcome: 'success', target_upn: upn, details: { deviceId: appId, method: 'passcode' } });
+    // The device's name, for the person's activity.
+    expect(event!.details).toHaveProperty('deviceName', expect.any(String));
 
     // Another sign-in of the same person: the same choice (it belongs to the person, not to a session).
     expect(await read(upn, 'another-session')).toMatchObject({ current: { deviceId: appId, method: 'passcode' }, source: 'chosen' });

@@ -71,30 +71,39 @@ export function createDefaultMethodService(deps: DefaultMethodDeps) {
 
     async choose(ctx: RequestContext, body: SetDefaultMethodBody): Promise<DefaultMethodResponse> {
       const now = clock();
-      return audited(ctx, 'device.set_default', { deviceId: body.deviceId, method: body.method }, async () => {
-        await usableAccount(ctx, now);
-        if (decidedBy !== 'portal')
-          throw new AppError({
-            code: 'mfa.not_supported_by_provider',
-            details: {
-              reason:
-                decidedBy === 'mfa_provider'
-                  ? "The MFA service's own prompt decides what a sign-in asks first."
-                  : "The organisation's sign-in page decides what a sign-in asks first.",
-            },
-          });
-        const devices = await mfa.listDevices(ctx.upn);
-        // Another person's device, or none at all: the same answer, so nothing is learnt of others' devices.
-        if (!devices.some((d) => d.id === body.deviceId)) throw new AppError({ code: 'device.not_found' });
-        const choice = signInChoices(devices, can).find((c) => same(c, body));
-        if (!choice)
-          throw new AppError({
-            code: 'request.invalid',
-            details: { field: 'method', reason: `this device cannot be used for ${body.method} at sign-in` },
-          });
-        await repository.save(ctx.upn, choice, now);
-        return answer(ctx.upn, devices);
-      });
+      // The device's name for the activity ("You chose “Pixel 8” to be offered first").
+      let deviceName: string | null = null;
+      return audited(
+        ctx,
+        'device.set_default',
+        { deviceId: body.deviceId, method: body.method },
+        async () => {
+          await usableAccount(ctx, now);
+          if (decidedBy !== 'portal')
+            throw new AppError({
+              code: 'mfa.not_supported_by_provider',
+              details: {
+                reason:
+                  decidedBy === 'mfa_provider'
+                    ? "The MFA service's own prompt decides what a sign-in asks first."
+                    : "The organisation's sign-in page decides what a sign-in asks first.",
+              },
+            });
+          const devices = await mfa.listDevices(ctx.upn);
+          // Another person's device, or none at all: the same answer, so nothing is learnt of others' devices.
+          if (!devices.some((d) => d.id === body.deviceId)) throw new AppError({ code: 'device.not_found' });
+          const choice = signInChoices(devices, can).find((c) => same(c, body));
+          if (!choice)
+            throw new AppError({
+              code: 'request.invalid',
+              details: { field: 'method', reason: `this device cannot be used for ${body.method} at sign-in` },
+            });
+          await repository.save(ctx.upn, choice, now);
+          deviceName = devices.find((d) => d.id === body.deviceId)?.name ?? null;
+          return answer(ctx.upn, devices);
+        },
+        () => (deviceName ? { deviceName } : {}),
+      );
     },
 
     /** What the portal's sign-in page offers first to `upn`; null when the portal does not decide, or nothing can be offered. */

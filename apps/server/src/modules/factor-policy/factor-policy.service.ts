@@ -42,7 +42,7 @@ export const kindWords = (kinds: Iterable<FactorKind>) =>
     .join(', ') || 'nothing';
 
 const whose = (policy: EffectivePolicy) =>
-  policy.groups.length > 0 ? `The policy of ${policy.groups.map((g) => g.name).join(' and ')}` : 'Your organisation’s policy';
+  policy.groups.length > 0 ? `The policy of ${policy.groups.map((g) => g.name).join(' and ')}` : 'The organisation’s policy';
 
 /** The devices of a person, or none when the MFA provider does not know them (yet). */
 async function devicesOf(mfa: MfaProvider, upn: string): Promise<Device[]> {
@@ -121,8 +121,8 @@ export function createFactorPolicyService(deps: { repo: FactorPolicyRepository; 
           kind,
           reason:
             policy.enrol.size > 0
-              ? `${whose(policy)} lets you add only: ${kindWords(policy.enrol)}.`
-              : `${whose(policy)} lets you add nothing here.`,
+              ? `${whose(policy)} allows adding only: ${kindWords(policy.enrol)}.`
+              : `${whose(policy)} allows adding nothing here.`,
         },
       });
     },

@@ -17,6 +17,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: string,
     readonly status: number,
+    /** The server's reason in words, where it gives one (a factor policy's, naming the policy). */
+    readonly reason: string | null = null,
   ) {
     super(code);
     this.name = 'ApiError';
@@ -27,8 +29,9 @@ export class ApiError extends Error {
 export type Signer = Pick<StoredAccount, 'deviceId' | 'keys'>;
 
 async function failure(response: Response): Promise<ApiError> {
-  const body = (await response.json().catch(() => null)) as { code?: unknown } | null;
-  return new ApiError(typeof body?.code === 'string' ? body.code : 'network.error', response.status);
+  const body = (await response.json().catch(() => null)) as { code?: unknown; details?: { reason?: unknown } } | null;
+  const reason = typeof body?.details?.reason === 'string' ? body.details.reason : null;
+  return new ApiError(typeof body?.code === 'string' ? body.code : 'network.error', response.status, reason);
 }
 
 async function call<T>(input: string, init: RequestInit): Promise<T> {

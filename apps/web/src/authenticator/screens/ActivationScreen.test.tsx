@@ -67,4 +67,20 @@ describe('setting up the phone from an activation link', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(`${text} Ask for a new link on the portal's Add a device page.`);
     expect(await store.list()).toEqual([]);
   });
+
+  it('says in the policy’s own words when the person’s factor policy no longer lets them add the app', async () => {
+    const reason = 'The policy of Contractors allows adding only: security keys.';
+    fakeApi({
+      'POST /authenticator/api/activate': () =>
+        json(403, { code: 'factor_policy.kind_not_allowed', message: 'x', details: { kind: 'portal_authenticator', reason } }),
+    });
+    const store = memoryStore();
+    renderApp(store, TOKEN);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Name of this phone'), 'Pixel 8');
+    await user.click(screen.getByRole('button', { name: 'Set up this phone' }));
+    await screen.findByRole('heading', { name: 'This phone could not be set up' });
+    expect(screen.getByRole('alert')).toHaveTextContent(`Your organisation does not let you add this app any more. ${reason}`);
+    expect(await store.list()).toEqual([]);
+  });
 });

@@ -24,6 +24,8 @@ const KNOWN_ERRORS = new Set([
   'authenticator.activation_used',
   'network.offline',
   'request.rate_limited',
+  'factor_policy.kind_not_allowed',
+  'factor_policy.limit_reached',
 ]);
 
 /**
@@ -101,7 +103,9 @@ export default function ActivationScreen({ token, store, info, onDone }: Activat
       setPhase({ step: 'ready', upn: result.account.upn });
     } catch (err) {
       const code = err instanceof ApiError && KNOWN_ERRORS.has(err.code) ? err.code : 'generic';
-      setPhase({ step: 'failed', message: t(`errors.${code}`) });
+      // The factor policy says in its own words which policy it is and what it allows.
+      const reason = err instanceof ApiError ? (err.reason ?? '') : '';
+      setPhase({ step: 'failed', message: t(`errors.${code}`, { reason }) });
     }
   };
 

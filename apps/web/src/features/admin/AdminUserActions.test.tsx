@@ -178,6 +178,20 @@ describe('user page: bypass codes', () => {
     expect(alert).toHaveTextContent('No codes were issued');
     expect(alert).toHaveTextContent('This account is protected');
   });
+
+  it('says, in the policy’s own words, that the person’s factor policy allows no bypass codes', async () => {
+    const user = userEvent.setup();
+    const { api } = await openBob();
+    const reason = 'The policy of Contractors allows adding only: security keys.';
+    api.on('POST', `${BOB_PATH}/bypass-codes`, () => apiError(403, 'factor_policy.kind_not_allowed', { kind: 'bypass_codes', reason }));
+    await user.click(screen.getByRole('button', { name: 'Issue bypass codes' }));
+    const dialog = await findDialog('Issue bypass codes for bob@example.com');
+    await justify(user, dialog);
+    await user.click(within(dialog).getByRole('button', { name: 'Issue the codes' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent(`This person’s factor policy does not allow it. ${reason}`);
+    expect(alert).not.toHaveTextContent('let you');
+  });
 });
 
 describe('user page: devices and account', () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  authenticatorActivationSchema,
+  authenticatorActivationStateSchema,
   devicesResponseSchema,
   factorPolicyOverrideSchema,
   factorPolicyPreviewSchema,
@@ -7,7 +9,8 @@ import {
   myFactorPolicySchema,
   type FactorPolicyRuleInput,
 } from '@mfa-portal/shared';
-import { ADMIN, callAs } from '../../../../test/admin-api.js';
+import { ADMIN, adminSnapshot, callAs, JUSTIFY, verifyByHand } from '../../../../test/admin-api.js';
+import { softwareDevice } from '../../authenticator/test/software-device.js';
 import { addUser, auditEvents, demoTokenCodes, errorOf, meTestApp, totpAt, type MeTestApp } from '../../../../test/me-api.js';
 import {
   authorizeUrl,
@@ -331,7 +334,7 @@ describe('enrolment: the server refuses what the policy does not allow, whatever
     const res = await m.call(VIC, 'POST', '/devices/authenticator');
     expect(res.statusCode).toBe(403);
     expect(errorOf(res)).toMatchObject({ code: 'factor_policy.kind_not_allowed', details: { kind: 'authenticator_app' } });
-    expect(errorOf(res).details?.reason).toMatch(/Policy contractors lets you add only: security keys/);
+    expect(errorOf(res).details?.reason).toMatch(/Policy contractors allows adding only: security keys/);
     expect(await m.db.selectFrom('mfa_totp_enrolment').selectAll().execute()).toEqual(before);
     const [last] = (await auditEvents(m.db, 'device.enrol_start')).slice(-1);
     expect(last).toMatchObject({ outcome: 'failure', reason: 'factor_policy.kind_not_allowed', target_upn: VIC });
@@ -361,6 +364,74 @@ describe('enrolment: the server refuses what the policy does not allow, whatever
     const vic = await m.call(VIC, 'POST', '/webauthn/registration');
     expect(vic.statusCode, vic.body).toBe(201);
     expect(vic.json().options.authenticatorSelection).toMatchObject({ authenticatorAttachment: 'cross-platform' });
+  });
+});
+
+describe('what the service desk issues and a phone’s activation follow the person’s policy too', () => {
+  const XAVI = 'xavi@policy.example'; // no device; made a contractor between making a phone's link and using it
+
+  it('refuses bypass codes a service desk would issue where the policy allows none (403, its words, audited, nothing stored)', async () => {
+    await verifyByHand(m, ADMIN, TINA);
+    const before = await adminSnapshot(m.db);
+    const res = await callAs(m, ADMIN, 'POST', `/api/admin/users/${TINA}/bypass-codes`, { count: 2, validitySeconds: 3600, ...JUSTIFY });
+    expect(res.statusCode).toBe(403);
+    expect(errorOf(res)).toMatchObject({ code: 'factor_policy.kind_not_allowed', details: { kind: 'bypass_codes' } });
+    expect(errorOf(res).details?.reason).toBe('The policy of Policy contractors allows adding only: security keys.');
+    expect(await adminSnapshot(m.db)).toBe(before);
+    const [last] = (await auditEvents(m.db, 'admin.user.create_bypass_codes')).slice(-1);
+    expect(last).toMatchObject({ outcome: 'failure', reason: 'factor_policy.kind_not_allowed', target_upn: TINA, actor_upn: ADMIN.upn });
+    // Where the policy allows them, the same call issues them.
+    await verifyByHand(m, ADMIN, FINN);
+    const finn = await callAs(m, ADMIN, 'POST', `/api/admin/users/${FINN}/bypass-codes`, { count: 1, validitySeconds: 3600, ...JUSTIFY });
+    expect(finn.statusCode, finn.body).toBe(201);
+  });
+
+  it('refuses the lost-device wizard before it removes anything where the policy allows no bypass code', async () => {
+    await verifyByHand(m, ADMIN, TINA);
+    const [device] = devicesResponseSchema.parse((await m.call(TINA, 'GET', '/devices')).json()).devices;
+    const before = await adminSnapshot(m.db);
+    const removals = (await auditEvents(m.db, 'admin.user.lost_device.remove_device')).length;
+    const res = await callAs(m, ADMIN, 'POST', `/api/admin/users/${TINA}/lost-device`, {
+      deviceId: device!.id,
+      confirmLastDevice: true,
+      ...JUSTIFY,
+    });
+    expect(res.statusCode).toBe(403);
+    expect(errorOf(res).code).toBe('factor_policy.kind_not_allowed');
+    expect(await adminSnapshot(m.db)).toBe(before);
+    expect(await auditEvents(m.db, 'admin.user.lost_device.remove_device')).toHaveLength(removals);
+    const [last] = (await auditEvents(m.db, 'admin.user.lost_device.issue_bypass_code')).slice(-1);
+    expect(last).toMatchObject({ outcome: 'failure', reason: 'factor_policy.kind_not_allowed', target_upn: TINA });
+  });
+
+  it('asks the policy again when a phone uses its activation link: refused then, the link stays unused and works once allowed', async () => {
+    const scimId = await person(XAVI, []);
+    const started = await m.call(XAVI, 'POST', '/devices/authenticator-app');
+    expect(started.statusCode, started.body).toBe(201);
+    const activation = authenticatorActivationSchema.parse(started.json());
+    const token = activation.activationUrl.split('#activate=')[1]!;
+    const phone = await softwareDevice();
+    const activate = () =>
+      m.t.app.inject({
+        method: 'POST',
+        url: '/authenticator/api/activate',
+        payload: { token, publicKey: phone.publicKey, platform: 'android', deviceName: 'Pixel 8' },
+      });
+    // Made a contractor (security keys only) after the link was made.
+    const member = { group_id: groups.Contractors!, user_id: scimId };
+    await m.db.insertInto('scim_group_member').values(member).execute();
+    const refused = await activate();
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused)).toMatchObject({ code: 'factor_policy.kind_not_allowed', details: { kind: 'portal_authenticator' } });
+    const state = await m.call(XAVI, 'GET', `/devices/authenticator-app/${activation.activationId}`);
+    expect(authenticatorActivationStateSchema.parse(state.json()).state).toBe('waiting');
+    expect(devicesResponseSchema.parse((await m.call(XAVI, 'GET', '/devices')).json()).devices).toEqual([]);
+    const [last] = (await auditEvents(m.db, 'device.activate_app')).slice(-1);
+    expect(last).toMatchObject({ outcome: 'failure', reason: 'factor_policy.kind_not_allowed', target_upn: XAVI });
+    // Out of the group again: the same link activates the phone.
+    await m.db.deleteFrom('scim_group_member').where('user_id', '=', scimId).execute();
+    const ok = await activate();
+    expect(ok.statusCode, ok.body).toBe(201);
   });
 });
 

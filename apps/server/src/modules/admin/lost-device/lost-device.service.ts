@@ -13,6 +13,7 @@ import { deviceDetails } from '../../common/answers.js';
 import type { RequestContext } from '../../common/request-context.js';
 import { adminAudited } from '../common/admin-audited.js';
 import type { Justification } from '../common/authorization.js';
+import type { FactorPolicyGate } from '../../common/self-service.js';
 import { VERIFY_IDENTITY_ACTION, type IdentityVerifications } from '../common/identity-verification.js';
 
 /**
@@ -30,6 +31,8 @@ export interface LostDeviceServiceDeps {
   sessions: Pick<SessionsService, 'revokeAll'>;
   /** "Verify, then issue": the identity verification the wizard's server step needs. */
   verifications: IdentityVerifications;
+  /** The person's factor policy: where it allows no bypass code, the wizard changes nothing. */
+  factorPolicy?: Pick<FactorPolicyGate, 'assertMayEnrol'>;
   now?: () => Date;
 }
 
@@ -53,6 +56,16 @@ export function createLostDeviceService(deps: LostDeviceServiceDeps) {
     ): Promise<AdminLostDeviceResponse> {
       const now = clock();
       const verified = await deps.verifications.require(ctx, role, upn, 'admin.user.lost_device.remove_device', body);
+      const issue = { count: 1, validitySeconds: body.validitySeconds, reuseCount: 1, ...verified };
+      const issueAudited = <T>(fn: () => Promise<T>, successDetails?: (r: T) => Record<string, unknown>) =>
+        adminAudited(audit, ctx, role, 'admin.user.lost_device.issue_bypass_code', upn, body, issue, fn, successDetails);
+      // Asked before the removal: a person whose policy allows no bypass code keeps their device (the
+      // refusal is recorded) and is given an enrolment pass instead.
+      try {
+        await deps.factorPolicy?.assertMayEnrol(upn, 'bypass_codes');
+      } catch (err) {
+        await issueAudited(() => Promise.reject(err));
+      }
       const devices = await mfa.listDevices(upn);
       let deviceRemoved = false;
       if (devices.some((d) => d.id === body.deviceId)) {
@@ -82,14 +95,7 @@ export function createLostDeviceService(deps: LostDeviceServiceDeps) {
         );
         if (!done.events.some((e) => e.details?.deviceId === body.deviceId)) throw new AppError({ code: 'device.not_found' });
       }
-      const created = await adminAudited(
-        audit,
-        ctx,
-        role,
-        'admin.user.lost_device.issue_bypass_code',
-        upn,
-        body,
-        { count: 1, validitySeconds: body.validitySeconds, reuseCount: 1, ...verified },
+      const created = await issueAudited(
         () =>
           mfa.createBypassCodes(
             upn,

@@ -175,8 +175,10 @@ export function userActions(deps: UsersServiceDeps) {
           replaceExisting: body.replaceExisting,
           ...verified,
         },
-        () =>
-          mfa.createBypassCodes(
+        async () => {
+          // The person's factor policy holds for codes a service desk issues as for their own.
+          await deps.factorPolicy?.assertMayEnrol(upn, 'bypass_codes', { adding: body.count, replacing: body.replaceExisting });
+          return mfa.createBypassCodes(
             upn,
             {
               count: body.count,
@@ -186,7 +188,8 @@ export function userActions(deps: UsersServiceDeps) {
               createdBy: ctx.upn,
             },
             { now },
-          ),
+          );
+        },
         (r) => ({ bypassIds: r.codes.map((c) => c.id), replaced: r.replaced }),
       );
       return { codes: created.codes.map((c) => ({ ...c, expiresAt: iso(c.expiresAt) })), replaced: created.replaced };

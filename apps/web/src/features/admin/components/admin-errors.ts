@@ -25,7 +25,7 @@ export function denyReasonOf(error: unknown): DenyReason | null {
 
 /**
  * Messages for the administration screens: a refusal says why (the policy's reason, e.g. "protected
- * account"), anything else is the usual translated message of its error code.
+ * account"; the person's factor policy, in its words), anything else is the usual translated message of its error code.
  */
 export function useAdminErrorMessage(): (error: unknown) => string {
   const { t } = useTranslation('admin');
@@ -33,7 +33,11 @@ export function useAdminErrorMessage(): (error: unknown) => string {
   return useCallback(
     (error: unknown) => {
       const reason = denyReasonOf(error);
-      return reason ? t(`deny.${reason}`) : message(error);
+      if (reason) return t(`deny.${reason}`);
+      // The person's factor policy: its own words name the policy and what it allows (the shared message speaks to the person).
+      if (isApiError(error) && error.code.startsWith('factor_policy.') && typeof error.details.reason === 'string')
+        return t('factor_policy_refused', { reason: error.details.reason });
+      return message(error);
     },
     [t, message],
   );

@@ -29,6 +29,7 @@ export const AUDIT_ACTION_GROUPS = [
       ['passkey_added', 'device.webauthn_register'],
       ['device_renamed', 'device.rename'],
       ['device_removed', 'device.delete'],
+      ['default_method_set', 'device.set_default'],
       ['bypass_codes', 'bypass.*'],
       ['enrolment_pass_used', 'enrolment_pass.redeem'],
       ['reported', 'activity.report'],
