@@ -10,7 +10,8 @@ import { duoEnv, seedDemoStaff, startStandin } from './support.js';
 /**
  * Enrolment campaigns with MFA_PROVIDER=duo (the stand-in): who has a device is read from the
  * portal's directory mirror (Duo's "enrolled", as the directory sync last saw it), so a campaign's pass
- * asks Duo nothing, person by person or otherwise.
+ * asks Duo nothing, person by person or otherwise. And the factor policy's preview, which weighs what
+ * each member of the group holds at Duo.
  */
 
 let standin: DuoStandin;
@@ -94,5 +95,48 @@ describe('enrolment campaigns on Duo', () => {
     expect(await banner()).toBeNull();
     const after = (await callAs(m, ADMIN, 'GET', `/api/admin/campaigns/${started.json().id}`)).json().progress;
     expect(after).toMatchObject({ inScope: 2, enrolled: 2 });
+  });
+});
+
+describe('a factor policy preview on Duo', () => {
+  it('weighs what the group’s members hold at Duo, asking Duo about them alone, and refuses a change that leaves one with nothing', async () => {
+    const group = await m.db
+      .insertInto('scim_group')
+      .values({ display_name: 'Duo contractors', external_id: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const users = await m.db.selectFrom('scim_user').select(['id', 'user_name']).execute();
+    for (const u of users.filter((x) => ['alice@example.com', 'bob@example.com'].includes(x.user_name)))
+      await m.db.insertInto('scim_group_member').values({ group_id: group.id, user_id: u.id }).execute();
+    // Security keys only: bob's phone and token would no longer count; alice holds a phone now.
+    const keysOnly = {
+      enrol: ['security_key'],
+      use: ['security_key'],
+      requirePhishingResistant: false,
+      maxPerKind: {},
+    };
+    const before = standin.requests.length;
+    const res = await callAs(m, ADMIN, 'POST', '/api/admin/factor-policy/preview', {
+      scope: { kind: 'group', groupId: group.id },
+      policy: keysOnly,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const preview = res.json();
+    expect(preview.affected).toBe(2);
+    expect(preview.refused).toBe(true);
+    expect(preview.loseEveryFactor.people.map((p: { upn: string }) => p.upn).sort()).toEqual(['alice@example.com', 'bob@example.com']);
+    const bob = preview.loseEveryFactor.people.find((p: { upn: string }) => p.upn === 'bob@example.com');
+    expect(bob.kinds).toEqual(expect.arrayContaining(['phone', 'hardware_token']));
+    // Duo was asked about the two members only, never for a list of everyone.
+    const asked = standin.requests.slice(before);
+    expect(asked.length).toBeGreaterThan(0);
+    const about = new Set(asked.map((r) => r.params.username).filter(Boolean));
+    expect([...about].sort()).toEqual(['alice@example.com', 'bob@example.com']);
+    expect(asked.filter((r) => r.method === 'GET' && r.path === '/admin/v1/users' && !r.params.username)).toEqual([]);
+
+    const saved = await callAs(m, ADMIN, 'POST', '/api/admin/factor-policy/groups', { ...keysOnly, groupId: group.id });
+    expect(saved.statusCode).toBe(409);
+    expect(saved.json().code).toBe('factor_policy.would_leave_without_factor');
+    expect(await m.db.selectFrom('factor_policy_group').selectAll().where('group_id', '=', group.id).execute()).toEqual([]);
   });
 });

@@ -143,15 +143,28 @@ export function factorPolicyRepository(db: Kysely<Database>) {
      * Everyone in the portal's directory, with which of `groupIds` they are in now: the people a policy
      * change could reach, to work out each one's policy before and after.
      */
-    async people(groupIds: readonly string[]): Promise<Array<{ upn: string; displayName: string; groups: string[] }>> {
+    /**
+     * People of the directory with the groups of `groupIds` they are in; only the members of
+     * `membersOf` when given (a group's override reaches no one else, so its preview reads its members,
+     * not the whole directory).
+     */
+    async people(
+      groupIds: readonly string[],
+      membersOf?: string,
+    ): Promise<Array<{ upn: string; displayName: string; groups: string[] }>> {
       const inGroups =
         groupIds.length === 0
           ? sql<string[]>`'{}'::text[]`
           : sql<string[]>`coalesce((select array_agg(m.group_id::text order by m.group_id) from scim_group_member m
               join scim_user su on su.id = m.user_id
               where lower(su.user_name) = d.upn and m.group_id in (${sql.join(groupIds.map((id) => sql`${id}::uuid`))})), '{}'::text[])`;
+      const from =
+        membersOf === undefined
+          ? sql`directory_user d`
+          : sql`scim_group_member sm join scim_user s on s.id = sm.user_id join directory_user d on d.upn = lower(s.user_name)`;
+      const where = membersOf === undefined ? sql`` : sql`where sm.group_id = ${membersOf}::uuid`;
       const rows = await sql<{ upn: string; display_name: string; groups: string[] | string }>`
-        select d.upn, d.display_name, ${inGroups} as groups from directory_user d order by d.upn`.execute(db);
+        select distinct d.upn, d.display_name, ${inGroups} as groups from ${from} ${where} order by d.upn`.execute(db);
       return rows.rows.map((r) => ({
         upn: r.upn,
         displayName: r.display_name,

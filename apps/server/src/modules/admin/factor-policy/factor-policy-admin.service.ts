@@ -105,7 +105,8 @@ export function createFactorPolicyAdminService(deps: {
       if (policy) overridesAfter.push({ ...policy, groupId: scope.groupId, groupName: name });
     }
     const groupIds = [...new Set([...overrides, ...overridesAfter].map((o) => o.groupId))];
-    const people = await repo.people(groupIds);
+    // A group's override reaches its members only; the global policy reaches everyone.
+    const people = await repo.people(groupIds, scope.kind === 'group' ? scope.groupId : undefined);
     const of = (list: readonly NamedOverride[], groups: readonly string[]) => list.filter((o) => groups.includes(o.groupId));
     const changed = people.flatMap((p) => {
       const before = resolveFactorPolicy(globalBefore, of(overrides, p.groups));
