@@ -45,6 +45,11 @@ export interface FactorPolicyGate {
   assertMayEnrol(upn: string, kind: FactorKind, opts?: { adding?: number; replacing?: boolean }): Promise<void>;
 }
 
+/** The factor policy's word on bypass codes a service desk issues (used, not enrolled, by the person). */
+export interface IssuedCodesGate {
+  assertMayBeIssuedBypassCodes(upn: string, opts?: { adding?: number; replacing?: boolean }): Promise<void>;
+}
+
 export interface FirstDeviceGate {
   /** Throws (403 `enrolment.pass_required`) when the user may not add a first device now. */
   assertAllowed(who: { upn: string; session: string }, now: Date): Promise<void>;

@@ -127,6 +127,30 @@ export function createFactorPolicyService(deps: { repo: FactorPolicyRepository; 
       });
     },
 
+    /**
+     * Refuses bypass codes a service desk would issue to the person: 403 `factor_policy.kind_not_allowed`
+     * where their policy does not let bypass codes be used to sign in, 409 `factor_policy.limit_reached`
+     * beyond the most they may hold. Whether they may make codes themselves (enrol) is not asked: a policy
+     * may leave codes to the service desk alone.
+     */
+    async assertMayBeIssuedBypassCodes(upn: string, opts: { adding?: number; replacing?: boolean } = {}): Promise<void> {
+      const policy = await policyOf(upn);
+      if (!policy.use.has('bypass_codes')) {
+        throw new AppError({
+          code: 'factor_policy.kind_not_allowed',
+          details: { kind: 'bypass_codes', reason: `${whose(policy)} does not let bypass codes be used to sign in.` },
+        });
+      }
+      const max = policy.maxPerKind.bypass_codes;
+      if (max === undefined) return;
+      const held = opts.replacing ? 0 : await heldOf(upn, 'bypass_codes');
+      if (held + (opts.adding ?? 1) > max)
+        throw new AppError({
+          code: 'factor_policy.limit_reached',
+          details: { kind: 'bypass_codes', max, reason: `${whose(policy)} allows at most ${max} ${KIND_WORDS.bypass_codes}.` },
+        });
+    },
+
     /** Refuses (403 `factor_policy.method_not_allowed`) a device the person's policy does not let them use now. */
     async assertDeviceUsable(upn: string, deviceId: string): Promise<void> {
       const usable = await usableNow(upn);

@@ -370,20 +370,53 @@ describe('enrolment: the server refuses what the policy does not allow, whatever
 describe('what the service desk issues and a phone’s activation follow the person’s policy too', () => {
   const XAVI = 'xavi@policy.example'; // no device; made a contractor between making a phone's link and using it
 
-  it('refuses bypass codes a service desk would issue where the policy allows none (403, its words, audited, nothing stored)', async () => {
+  it('refuses bypass codes a service desk would issue where the policy lets none be used (403, its words, audited, nothing stored)', async () => {
     await verifyByHand(m, ADMIN, TINA);
     const before = await adminSnapshot(m.db);
     const res = await callAs(m, ADMIN, 'POST', `/api/admin/users/${TINA}/bypass-codes`, { count: 2, validitySeconds: 3600, ...JUSTIFY });
     expect(res.statusCode).toBe(403);
     expect(errorOf(res)).toMatchObject({ code: 'factor_policy.kind_not_allowed', details: { kind: 'bypass_codes' } });
-    expect(errorOf(res).details?.reason).toBe('The policy of Policy contractors allows adding only: security keys.');
+    expect(errorOf(res).details?.reason).toBe('The policy of Policy contractors does not let bypass codes be used to sign in.');
     expect(await adminSnapshot(m.db)).toBe(before);
     const [last] = (await auditEvents(m.db, 'admin.user.create_bypass_codes')).slice(-1);
     expect(last).toMatchObject({ outcome: 'failure', reason: 'factor_policy.kind_not_allowed', target_upn: TINA, actor_upn: ADMIN.upn });
-    // Where the policy allows them, the same call issues them.
+    // Where the policy lets them be used, the same call issues them.
     await verifyByHand(m, ADMIN, FINN);
     const finn = await callAs(m, ADMIN, 'POST', `/api/admin/users/${FINN}/bypass-codes`, { count: 1, validitySeconds: 3600, ...JUSTIFY });
     expect(finn.statusCode, finn.body).toBe(201);
+  });
+
+  it('lets a policy leave bypass codes to the service desk: used but not made by the person, issued by the desk within its limit', async () => {
+    const YARA = 'yara@policy.example';
+    const desk = await m.db
+      .insertInto('scim_group')
+      .values({ display_name: 'Policy desk codes', external_id: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const scimId = await person(YARA, []);
+    await m.db.insertInto('scim_group_member').values({ group_id: desk.id, user_id: scimId }).execute();
+    await app(YARA);
+    const created = await callAs(m, ADMIN, 'POST', '/api/admin/factor-policy/groups', {
+      ...rule({ enrol: ['authenticator_app'], use: ['authenticator_app', 'bypass_codes'], maxPerKind: { bypass_codes: 2 } }),
+      groupId: desk.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const own = await m.call(YARA, 'POST', '/bypass-codes', { count: 1, validitySeconds: 3600 });
+    expect(errorOf(own).code).toBe('factor_policy.kind_not_allowed');
+    await verifyByHand(m, ADMIN, YARA);
+    const issued = await callAs(m, ADMIN, 'POST', `/api/admin/users/${YARA}/bypass-codes`, { count: 2, validitySeconds: 3600, ...JUSTIFY });
+    expect(issued.statusCode, issued.body).toBe(201);
+    const more = await callAs(m, ADMIN, 'POST', `/api/admin/users/${YARA}/bypass-codes`, { count: 1, validitySeconds: 3600, ...JUSTIFY });
+    expect(more.statusCode).toBe(409);
+    expect(errorOf(more)).toMatchObject({ code: 'factor_policy.limit_reached', details: { kind: 'bypass_codes', max: 2 } });
+    const replacing = await callAs(m, ADMIN, 'POST', `/api/admin/users/${YARA}/bypass-codes`, {
+      count: 2,
+      validitySeconds: 3600,
+      replaceExisting: true,
+      ...JUSTIFY,
+    });
+    expect(replacing.statusCode, replacing.body).toBe(201);
+    await callAs(m, ADMIN, 'DELETE', `/api/admin/factor-policy/groups/${desk.id}`);
   });
 
   it('refuses the lost-device wizard before it removes anything where the policy allows no bypass code', async () => {

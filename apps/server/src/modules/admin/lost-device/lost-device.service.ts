@@ -13,7 +13,7 @@ import { deviceDetails } from '../../common/answers.js';
 import type { RequestContext } from '../../common/request-context.js';
 import { adminAudited } from '../common/admin-audited.js';
 import type { Justification } from '../common/authorization.js';
-import type { FactorPolicyGate } from '../../common/self-service.js';
+import type { IssuedCodesGate } from '../../common/self-service.js';
 import { VERIFY_IDENTITY_ACTION, type IdentityVerifications } from '../common/identity-verification.js';
 
 /**
@@ -31,8 +31,8 @@ export interface LostDeviceServiceDeps {
   sessions: Pick<SessionsService, 'revokeAll'>;
   /** "Verify, then issue": the identity verification the wizard's server step needs. */
   verifications: IdentityVerifications;
-  /** The person's factor policy: where it allows no bypass code, the wizard changes nothing. */
-  factorPolicy?: Pick<FactorPolicyGate, 'assertMayEnrol'>;
+  /** The person's factor policy: where it lets no bypass code be used, the wizard changes nothing. */
+  factorPolicy?: IssuedCodesGate;
   now?: () => Date;
 }
 
@@ -59,10 +59,10 @@ export function createLostDeviceService(deps: LostDeviceServiceDeps) {
       const issue = { count: 1, validitySeconds: body.validitySeconds, reuseCount: 1, ...verified };
       const issueAudited = <T>(fn: () => Promise<T>, successDetails?: (r: T) => Record<string, unknown>) =>
         adminAudited(audit, ctx, role, 'admin.user.lost_device.issue_bypass_code', upn, body, issue, fn, successDetails);
-      // Asked before the removal: a person whose policy allows no bypass code keeps their device (the
-      // refusal is recorded) and is given an enrolment pass instead.
+      // Asked before the removal: a person whose policy lets no bypass code be used keeps their device
+      // (the refusal is recorded) and is given an enrolment pass instead.
       try {
-        await deps.factorPolicy?.assertMayEnrol(upn, 'bypass_codes');
+        await deps.factorPolicy?.assertMayBeIssuedBypassCodes(upn);
       } catch (err) {
         await issueAudited(() => Promise.reject(err));
       }

@@ -176,8 +176,8 @@ export function userActions(deps: UsersServiceDeps) {
           ...verified,
         },
         async () => {
-          // The person's factor policy holds for codes a service desk issues as for their own.
-          await deps.factorPolicy?.assertMayEnrol(upn, 'bypass_codes', { adding: body.count, replacing: body.replaceExisting });
+          // Codes the person's policy would not let them use are not issued (nor beyond the most they may hold).
+          await deps.factorPolicy?.assertMayBeIssuedBypassCodes(upn, { adding: body.count, replacing: body.replaceExisting });
           return mfa.createBypassCodes(
             upn,
             {

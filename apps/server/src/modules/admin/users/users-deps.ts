@@ -4,7 +4,7 @@ import type { VerificationService } from '../../verification/verification.servic
 import type { AuditService } from '../../audit/audit.service.js';
 import type { DirectoryRepository } from '../../directory/directory.repository.js';
 import type { PushService } from '../../push/push.service.js';
-import type { FactorPolicyGate } from '../../common/self-service.js';
+import type { IssuedCodesGate } from '../../common/self-service.js';
 import type { AdminScopes } from '../common/admin-scope.js';
 import type { AdminAuthorization } from '../common/authorization.js';
 import type { IdentityVerifications } from '../common/identity-verification.js';
@@ -28,8 +28,8 @@ export interface UsersServiceDeps {
    * directory (Duo, which searches by exact name only; kept current by sign-ins, SCIM and the sync).
    */
   userSearch?: 'provider' | 'directory';
-  /** The person's factor policy: codes a service desk issues are refused where it does not allow them. */
-  factorPolicy?: Pick<FactorPolicyGate, 'assertMayEnrol'>;
+  /** The person's factor policy: codes a service desk issues are refused where they could not be used, or beyond the most allowed. */
+  factorPolicy?: IssuedCodesGate;
   /** Administrative units: a helpdesk member limited to some searches only their people (the directory's). */
   scopes?: AdminScopes;
   now?: () => Date;
