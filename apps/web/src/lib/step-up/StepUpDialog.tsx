@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Form, Input, Modal, Radio } from 'antd';
 import { PUSH_TIMEOUT_SECONDS, type FactorKind, type StepUpMethod } from '@mfa-portal/shared';
@@ -6,6 +6,7 @@ import { hasMfaData, useMfaData } from '../../shell/contexts';
 import { ServiceDeskContact } from '../../shell/components/ServiceDeskContact';
 import { pushKeys } from '../api/query-keys';
 import { useCapabilities } from '../capabilities/get-capabilities';
+import { useDefaultMethod } from '../devices/api/default-method';
 import { useFactorPolicy } from '../devices/api/get-factor-policy';
 import { isPortalAuthenticator, useDeviceLabels } from '../devices/device-labels';
 import { PushResult } from '../push/PushResult';
@@ -77,6 +78,14 @@ export function StepUpDialog({
   ];
   const firstOffered = offered[0];
   const offeredKey = offered.join(' ');
+  // The default sign-in method the person chose is where the dialog starts, when it is offered here.
+  const chosen = useDefaultMethod({ enabled: open && hasDevices }).data;
+  const preferred = chosen?.source === 'chosen' ? chosen.current : null;
+  const preferredMethod: Method | null =
+    preferred && offered.includes(preferred.method) && (preferred.method !== 'push' || pushPhones.some((d) => d.id === preferred.deviceId))
+      ? preferred.method
+      : null;
+  const startedOnPreferred = useRef(false);
   const startPush = useStartStepUpPush();
   const push = useStepUpPush(startPush.data);
   const pushState = startPush.data ? (push.data?.state ?? 'waiting') : null;
@@ -97,10 +106,20 @@ export function StepUpDialog({
     }
     form.resetFields();
     setMethod('passcode');
+    startedOnPreferred.current = false;
     reset();
     resetPush();
     resetWebauthn();
   }, [open, form, reset, resetPush, resetWebauthn]);
+
+  // Once per opening, as soon as it is known (a change the person makes afterwards stands).
+  useEffect(() => {
+    if (!open || !preferredMethod || startedOnPreferred.current) return;
+    startedOnPreferred.current = true;
+    setMethod(preferredMethod);
+    form.setFieldValue('method', preferredMethod);
+    if (preferredMethod === 'push' && preferred) form.setFieldValue('deviceId', preferred.deviceId);
+  }, [open, preferredMethod, preferred, form]);
 
   // The policy arrived after the dialog opened: a way it does not offer is not left chosen.
   useEffect(() => {
@@ -174,6 +193,7 @@ export function StepUpDialog({
         onFinish={submit}
         onValuesChange={(changed: Partial<StepUpForm>) => {
           if (changed.method) {
+            startedOnPreferred.current = true; // the person's own choice stands
             setMethod(changed.method);
             form.setFieldValue('code', '');
             resetPush();

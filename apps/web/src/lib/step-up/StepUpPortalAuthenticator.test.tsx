@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { PushStateName, StepUpPushStatus } from '@mfa-portal/shared';
 import { pushPolling } from '../push/push-polling';
 import { findDialog, queryDialog } from '../test/dialogs';
-import { apiError, fakeEventStreams, json } from '../test/fake-api';
+import { apiError, defaultMethodOf, fakeEventStreams, json } from '../test/fake-api';
 import { builtinWithApp, pixel } from '../test/portal-authenticator';
 import { renderPortal } from '../../test/render-portal';
 import { profile, token } from '../../test/fixtures';
@@ -79,5 +79,35 @@ describe('step-up by a push to Portal Authenticator', () => {
     await waitFor(() => expect(queryDialog('Confirm it is you')).toBeUndefined());
     expect(streams.live).toBe(0);
     expect(api.callsTo('POST', '/api/me/step-up/push').map((c) => c.body)).toEqual([{ deviceId: pixel.id }]);
+  });
+
+  it('starts on the default sign-in method the person chose (a push to this phone), and keeps the person’s own change', async () => {
+    const user = userEvent.setup();
+    const mine = profile({ devices: [pixel, token] });
+    await renderPortal({
+      profile: mine,
+      api: (a) =>
+        a
+          .on('GET', '/api/me/capabilities', builtinWithApp)
+          .on('GET', '/api/me/default-method', () => json(defaultMethodOf(mine, { deviceId: pixel.id, method: 'push' })))
+          .on('DELETE', `/api/me/devices/${token.id}`, () => apiError(403, 'auth.step_up_required'))
+          .on('GET', '/api/me/devices', () => json({ devices: [pixel, token] })),
+    });
+    const open = async () => {
+      await user.click(await screen.findByRole('button', { name: 'Remove “Key ring token”' }));
+      await user.click(within(await findDialog('Remove “Key ring token”?')).getByRole('button', { name: 'Remove' }));
+      return findDialog('Confirm it is you');
+    };
+    const dialog = await open();
+    const push = within(dialog).getByRole('radio', { name: 'A push to my phone (approve it on the phone)' });
+    await waitFor(() => expect(push).toBeChecked());
+    expect(
+      within(dialog).getByText('We will send a push to “Portal Authenticator on Pixel 8”. Approve it on the phone.'),
+    ).toBeInTheDocument();
+    // The person's own change stands.
+    await user.click(within(dialog).getByRole('radio', { name: 'A code from my authenticator app or hardware token' }));
+    expect(within(dialog).getByRole('textbox', { name: 'Code from your device' })).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(within(dialog).getByRole('radio', { name: 'A code from my authenticator app or hardware token' })).toBeChecked();
   });
 });

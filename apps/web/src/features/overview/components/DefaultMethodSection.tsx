@@ -4,7 +4,7 @@ import { Button, Form, Radio } from 'antd';
 import type { Device, SignInMethod } from '@mfa-portal/shared';
 import { useDeviceLabels } from '../../../lib/devices/device-labels';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
-import { useDefaultMethod, useSetDefaultMethod } from '../api/default-method';
+import { useDefaultMethod, useSetDefaultMethod } from '../../../lib/devices/api/default-method';
 
 const keyOf = (m: SignInMethod) => `${m.method}:${m.deviceId}`;
 

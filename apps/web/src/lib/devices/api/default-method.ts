@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { defaultMethodResponseSchema, type DefaultMethodResponse, type SetDefaultMethodBody } from '@mfa-portal/shared';
-import { useApiClient, type ApiClient } from '../../../lib/api/api-client';
-import { ME_API } from '../../../lib/api/paths';
-import { meKeys } from '../../../lib/api/query-keys';
+import { useApiClient, type ApiClient } from '../../api/api-client';
+import { ME_API } from '../../api/paths';
+import { meKeys } from '../../api/query-keys';
 
 /** GET /api/me/default-method */
 export function getDefaultMethod(api: ApiClient, signal?: AbortSignal): Promise<DefaultMethodResponse> {
