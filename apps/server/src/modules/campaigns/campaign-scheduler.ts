@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { periodicJob } from '../../lib/periodic-job.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { CampaignRow, CampaignsRepository } from './campaigns.repository.js';
@@ -45,11 +46,6 @@ export function createCampaignScheduler(deps: {
   log?: Pick<FastifyBaseLogger, 'warn'>;
 }): CampaignScheduler {
   const { repo, check, audit, notifications } = deps;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  let again = false;
-  let stopped = true;
-
   /** E-mails everyone due in `c` now; returns how many first messages and reminders were queued. */
   async function mail(c: CampaignRow, now: Date) {
     const counts = { invitations: 0, reminders: 0 };
@@ -110,44 +106,9 @@ export function createCampaignScheduler(deps: {
     return totals;
   }
 
-  function pass() {
-    running = runOnce()
-      .catch((err: unknown) => deps.log?.warn({ err }, 'the enrolment campaign scheduler failed; it tries again'))
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          pass();
-        }
-      });
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      if (!running) pass();
-      schedule();
-    }, deps.everyMs);
-    timer.unref();
-  }
-
-  return {
-    runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
-    },
-    nudge() {
-      if (stopped) return;
-      if (running) again = true;
-      else pass();
-    },
-  };
+  return periodicJob({
+    everyMs: deps.everyMs,
+    run: runOnce,
+    onError: (err) => deps.log?.warn({ err }, 'the enrolment campaign scheduler failed; it tries again'),
+  });
 }

@@ -1,3 +1,4 @@
+import { periodicJob } from '../../lib/periodic-job.js';
 import type { MfaProvider } from '../../mfa/port.js';
 import type { DirectoryRepository } from './directory.repository.js';
 
@@ -13,9 +14,10 @@ import type { DirectoryRepository } from './directory.repository.js';
 export interface DirectorySync {
   /** One walk of the provider's list; resolves with how many users it saw. */
   syncOnce(): Promise<number>;
-  /** Runs a walk after `firstDelayMs`, then every `everyMinutes`; a no-op when everyMinutes is 0. */
-  start(firstDelayMs?: number): void;
-  stop(): void;
+  /** Runs a walk 30 s after the start, then `everyMinutes` after each; a no-op when everyMinutes is 0. */
+  start(): void;
+  /** Stops the timer and waits for a walk under way. */
+  stop(): Promise<void>;
 }
 
 export function createDirectorySync(deps: {
@@ -28,8 +30,6 @@ export function createDirectorySync(deps: {
 }): DirectorySync {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
   const gapMs = 1000 / deps.callsPerSecond;
-  let running: Promise<number> | null = null;
-  let timer: NodeJS.Timeout | null = null;
 
   async function walk(): Promise<number> {
     const each = deps.mfa.eachUserPage;
@@ -52,23 +52,17 @@ export function createDirectorySync(deps: {
     return seen;
   }
 
-  const sync: DirectorySync = {
-    syncOnce() {
-      running ??= walk().finally(() => (running = null));
-      return running;
+  const job = periodicJob({
+    everyMs: Math.max(1, deps.everyMinutes) * 60_000,
+    firstDelayMs: 30_000,
+    run: walk,
+    onError: (err) => deps.onError?.(err),
+  });
+  return {
+    syncOnce: job.runOnce,
+    start() {
+      if (deps.everyMinutes > 0 && deps.mfa.eachUserPage) job.start();
     },
-    start(firstDelayMs = 30_000) {
-      if (deps.everyMinutes <= 0 || !deps.mfa.eachUserPage || timer) return;
-      const run = () => void sync.syncOnce().catch((err: unknown) => deps.onError?.(err));
-      timer = setTimeout(() => {
-        run();
-        timer = setInterval(run, deps.everyMinutes * 60_000).unref();
-      }, firstDelayMs).unref();
-    },
-    stop() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-    },
+    stop: () => job.stop(),
   };
-  return sync;
 }

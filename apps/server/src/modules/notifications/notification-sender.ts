@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import { periodicJob } from '../../lib/periodic-job.js';
 import type { NotificationKind, NotificationParams } from './notification-kinds.js';
 import type { MessageRenderer } from './notification-messages.js';
 import type { OutboxRow, notificationsRepository } from './notifications.repository.js';
@@ -75,9 +76,8 @@ export function notificationSender(deps: SenderDeps): NotificationSender {
   const backoff = deps.backoff ?? DEFAULT_BACKOFF;
   const clock = deps.now ?? (() => new Date());
   const leaseMs = 5 * 60_000;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  let stopped = true;
+  // Set by stop(): a long drain of the outbox ends after the batch in hand.
+  let stopping = false;
 
   function safeError(err: unknown): string {
     const e = err as { code?: unknown; responseCode?: unknown; message?: unknown };
@@ -123,35 +123,25 @@ export function notificationSender(deps: SenderDeps): NotificationSender {
     for (;;) {
       const rows = await deps.repo.claimDue(clock(), BATCH, leaseMs);
       for (const row of rows) counts[await deliver(row)]++;
-      if (rows.length < BATCH || stopped) return counts;
+      if (rows.length < BATCH || stopping) return counts;
     }
   }
 
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((err: unknown) => deps.log?.error({ err }, 'the notification sender failed; it tries again'))
-        .finally(() => {
-          running = null;
-          schedule();
-        });
-    }, deps.pollMs);
-    timer.unref();
-  }
+  const job = periodicJob({
+    everyMs: deps.pollMs,
+    run: runOnce,
+    onError: (err) => deps.log?.error({ err }, 'the notification sender failed; it tries again'),
+  });
 
   return {
-    runOnce,
+    runOnce: job.runOnce,
     start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
+      stopping = false;
+      job.start();
     },
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
+      stopping = true;
+      await job.stop();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SiemStreamName } from '../../db/schema.js';
+import { periodicJob } from '../../lib/periodic-job.js';
 import { toChainedEvent } from '../audit/audit-row.js';
 import type { ChainedAuditEvent } from '../audit/audit-chain.js';
 import type { SiemRepository } from './siem.repository.js';
@@ -76,10 +77,7 @@ export function streamDelivery(deps: StreamDeliveryDeps): StreamDelivery {
   const owner = randomUUID();
   // Long enough for several sends; renewed by every pass while this instance keeps the stream.
   const leaseMs = Math.max(60_000, deps.sendTimeoutMs * 4);
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = true;
   let aborter = new AbortController();
-  let queue: Promise<unknown> = Promise.resolve();
   let lastPrune = 0;
 
   async function reportBacklog() {
@@ -146,37 +144,23 @@ export function streamDelivery(deps: StreamDeliveryDeps): StreamDelivery {
     }
   }
 
-  function runOnce() {
-    const run = queue.then(pass);
-    queue = run.catch(() => undefined);
-    return run;
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      runOnce()
-        .catch((err: unknown) => deps.log?.warn({ err, stream }, 'the SIEM delivery pass failed; the next one tries again'))
-        .finally(schedule);
-    }, deps.pollMs);
-    timer.unref();
-  }
+  const job = periodicJob({
+    everyMs: deps.pollMs,
+    run: pass,
+    onError: (err) => deps.log?.warn({ err, stream }, 'the SIEM delivery pass failed; the next one tries again'),
+  });
 
   return {
     stream,
-    runOnce,
+    runOnce: job.runOnce,
     start() {
-      if (!stopped) return;
-      stopped = false;
-      aborter = new AbortController();
-      schedule();
+      if (aborter.signal.aborted) aborter = new AbortController(); // started again after a stop
+      job.start();
     },
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
+      // A send under way is cut short: its events stay in the outbox for the next instance.
       aborter.abort();
-      await queue;
+      await job.stop();
       await repo.releaseLease(stream, owner).catch(() => undefined);
       deps.close?.();
     },

@@ -1,3 +1,4 @@
+import { periodicJob } from '../../../lib/periodic-job.js';
 import type { ReportsService } from './reports.service.js';
 
 /** How often the snapshot job rewrites today's enrolment figures. */
@@ -11,32 +12,14 @@ export const REPORT_SNAPSHOT_EVERY_MINUTES = 60;
 export function createReportSnapshotJob(deps: {
   reports: Pick<ReportsService, 'takeSnapshot'>;
   everyMinutes?: number;
+  firstDelayMs?: number;
   onError?: (err: unknown) => void;
 }) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= deps.reports
-      .takeSnapshot()
-      .catch((err: unknown) => deps.onError?.(err))
-      .finally(() => (running = null));
-    return running;
-  };
-  return {
-    run,
-    start(firstDelayMs = 10_000) {
-      if (timer) return;
-      const every = (deps.everyMinutes ?? REPORT_SNAPSHOT_EVERY_MINUTES) * 60_000;
-      timer = setTimeout(() => {
-        void run();
-        timer = setInterval(() => void run(), every).unref();
-      }, firstDelayMs).unref();
-    },
-    /** Stops the timer and waits for a run under way (before the database closes). */
-    async stop() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
-    },
-  };
+  return periodicJob({
+    everyMs: (deps.everyMinutes ?? REPORT_SNAPSHOT_EVERY_MINUTES) * 60_000,
+    // Soon after the start, so that a day the portal ran briefly still has its point.
+    firstDelayMs: deps.firstDelayMs ?? 10_000,
+    run: () => deps.reports.takeSnapshot(),
+    onError: (err) => deps.onError?.(err),
+  });
 }
