@@ -53,6 +53,9 @@ export const siemEnvFields = {
       message: 'must be auth, authpriv or local0 … local7',
     })
     .default('authpriv'),
+  // The private enterprise number of the structured data's name (mfaPortal@N): the organisation's own,
+  // from IANA, where its SIEM keys parsing on it; 32473 is the number IANA keeps for examples.
+  AUDIT_SYSLOG_ENTERPRISE_NUMBER: int(1, 4_294_967_295, 32473),
   AUDIT_WEBHOOK_URL: webhookUrl.optional(),
   AUDIT_WEBHOOK_SECRET: z
     .string()

@@ -66,3 +66,17 @@ describe('loadConfig: running as a service', () => {
     expect(problems({ NODE_ENV: 'production', ALLOW_EMBEDDED_IDP_IN_PRODUCTION: 'true' })).toEqual([]);
   });
 });
+
+describe('loadConfig: the syslog stream’s enterprise number', () => {
+  const syslog = { AUDIT_SYSLOG_URL: 'tls://siem.example.org:6514' };
+
+  it('is IANA’s example number unless the organisation gives its own', () => {
+    expect(loadConfig(syslog).siem.syslog?.enterpriseNumber).toBe(32473);
+    expect(loadConfig({ ...syslog, AUDIT_SYSLOG_ENTERPRISE_NUMBER: '55555' }).siem.syslog?.enterpriseNumber).toBe(55555);
+  });
+
+  it('refuses what is not a positive whole number, naming the variable', () => {
+    for (const bad of ['0', '-3', '12.5', 'acme', '4294967296'])
+      expect(problems({ ...syslog, AUDIT_SYSLOG_ENTERPRISE_NUMBER: bad }).join('\n')).toMatch(/AUDIT_SYSLOG_ENTERPRISE_NUMBER/);
+  });
+});

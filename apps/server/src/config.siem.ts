@@ -13,6 +13,8 @@ export interface SyslogStreamConfig {
   keyFile: string | null;
   /** The numeric facility of the PRI (authpriv = 10). */
   facility: number;
+  /** The SD-ID's private enterprise number (`mfaPortal@N`). */
+  enterpriseNumber: number;
   /** HOSTNAME of each message: the portal's public host name. */
   hostname: string;
 }
@@ -46,6 +48,7 @@ export function siemConfigOf(env: Env, publicUrl: string): SiemConfig {
           certFile: env.AUDIT_SYSLOG_CERT_FILE ?? null,
           keyFile: env.AUDIT_SYSLOG_KEY_FILE ?? null,
           facility: SYSLOG_FACILITIES[env.AUDIT_SYSLOG_FACILITY],
+          enterpriseNumber: env.AUDIT_SYSLOG_ENTERPRISE_NUMBER,
           hostname: new URL(publicUrl).hostname,
         }
       : null,

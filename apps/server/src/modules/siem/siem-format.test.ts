@@ -48,6 +48,10 @@ describe('RFC 5424 syslog messages', () => {
     );
   });
 
+  it('name the structured data with the organisation’s own enterprise number where it has one', () => {
+    expect(syslogMessage(chained(), { facility: 10, hostname: 'h', enterpriseNumber: 55555 })).toMatch(/ audit \[mfaPortal@55555 id="42" /);
+  });
+
   it('are framed by their length in bytes', () => {
     const framed = octetCounted('<85>1 é');
     // 6 ASCII bytes and é in 2.

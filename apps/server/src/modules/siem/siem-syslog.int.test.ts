@@ -253,7 +253,16 @@ describe.skipIf(!rsyslogd.path)(
     it('checks that the certificate names the host it connects to', async () => {
       // The receiver's certificate names localhost only; connecting by address must fail.
       const send = syslogTransport(
-        { host: '127.0.0.1', port: rsyslog.port, caFile, certFile: null, keyFile: null, facility: 10, hostname: 'localhost' },
+        {
+          host: '127.0.0.1',
+          port: rsyslog.port,
+          caFile,
+          certFile: null,
+          keyFile: null,
+          facility: 10,
+          enterpriseNumber: 32473,
+          hostname: 'localhost',
+        },
         { timeoutMs: 5000 },
       );
       const countBefore = rsyslog.received().length;

@@ -8,7 +8,7 @@ import { storedCanonicalText, type ChainedAuditEvent } from '../audit/audit-chai
  * - PRI is the configured facility × 8 + a severity by outcome (notice for a success, warning for a failure);
  * - TIMESTAMP is the event's own time (not the time it was sent), in UTC;
  * - HOSTNAME is the portal's public host name, APP-NAME `mfa-portal`, PROCID `-`, MSGID `audit`;
- * - the structured data element `mfaPortal@32473` names the event (id, action, outcome, actor, target,
+ * - the structured data element `mfaPortal@<enterprise number>` names the event (id, action, outcome, actor, target,
  *   reason, request id, client address) and carries its chain hashes (`prevHash`, `hash`);
  * - MSG is the event's canonical text, exactly what the chain hashes: `sha256(prevHash + MSG) = hash`, so a
  *   receiver checks each event, and the chain from one message to the next, without the portal.
@@ -17,8 +17,11 @@ import { storedCanonicalText, type ChainedAuditEvent } from '../audit/audit-chai
  * nothing else goes into the message.
  */
 
-/** The SD-ID: a name `@` a private enterprise number (32473 is the one IANA keeps for examples, RFC 5612). */
-export const SYSLOG_SD_ID = 'mfaPortal@32473';
+/**
+ * The SD-ID: a name `@` a private enterprise number, the organisation's own where it has one (32473,
+ * the default, is the one IANA keeps for examples, RFC 5612).
+ */
+export const sdIdOf = (enterpriseNumber = 32473) => `mfaPortal@${enterpriseNumber}`;
 export const SYSLOG_APP_NAME = 'mfa-portal';
 export const SYSLOG_MSGID = 'audit';
 const SEVERITY = { success: 5, failure: 4 } as const;
@@ -34,7 +37,7 @@ function header(value: string, max: number): string {
   return /^[\x21-\x7e]+$/.test(value) && value.length <= max ? value : '-';
 }
 
-export function syslogMessage(event: ChainedAuditEvent, opts: { facility: number; hostname: string }): string {
+export function syslogMessage(event: ChainedAuditEvent, opts: { facility: number; hostname: string; enterpriseNumber?: number }): string {
   const severity = event.outcome === 'success' ? SEVERITY.success : SEVERITY.failure;
   const pri = opts.facility * 8 + severity;
   const timestamp = new Date(event.occurredAt).toISOString();
@@ -50,7 +53,7 @@ export function syslogMessage(event: ChainedAuditEvent, opts: { facility: number
     ['prevHash', event.prevHash],
     ['hash', event.hash],
   ];
-  const sd = `[${SYSLOG_SD_ID}${params
+  const sd = `[${sdIdOf(opts.enterpriseNumber)}${params
     .filter((p): p is [string, string] => p[1] !== null)
     .map(([name, value]) => ` ${name}="${sdParamValue(value)}"`)
     .join('')}]`;
