@@ -148,10 +148,7 @@ export function factorPolicyRepository(db: Kysely<Database>) {
      * `membersOf` when given (a group's override reaches no one else, so its preview reads its members,
      * not the whole directory).
      */
-    async people(
-      groupIds: readonly string[],
-      membersOf?: string,
-    ): Promise<Array<{ upn: string; displayName: string; groups: string[] }>> {
+    async people(groupIds: readonly string[], membersOf?: string): Promise<Array<{ upn: string; displayName: string; groups: string[] }>> {
       const inGroups =
         groupIds.length === 0
           ? sql<string[]>`'{}'::text[]`
