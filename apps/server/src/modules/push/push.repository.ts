@@ -37,6 +37,11 @@ export function pushRepository(db: Kysely<Database>) {
       return q.executeTakeFirst();
     },
 
+    /** The user's pushes started before `before` (ended long since): a working table, not a history (the audit log is). */
+    deleteStartedBefore(upn: string, before: Date) {
+      return db.deleteFrom('push_transaction').where('upn', '=', upn).where('started_at', '<', before).execute();
+    },
+
     /** Every push of the account, whatever the case its name was stored in. */
     deleteAccount(upn: string) {
       return db

@@ -205,6 +205,19 @@ describe('push service', () => {
     expect(polls.every((p) => p.push.state === 'approved')).toBe(true);
   });
 
+  it('keeps about a day of each person’s pushes: a new push forgets their pushes of more than a day ago, and nobody else’s', async () => {
+    const dayAgo = (s: number) => new Date(T0.getTime() + 10 * 86_400_000 + s * 1000);
+    const start = (upn: string, now: Date) => pushes.start({ upn, deviceId: 'd9', purpose: 'device_test', actorUpn: upn, now });
+    const old = await start('keep@example.com', dayAgo(-86_401));
+    const recent = await start('keep@example.com', dayAgo(-86_399));
+    const other = await start('other@example.com', dayAgo(-90_000));
+    await start('keep@example.com', dayAgo(0));
+    const ids = (await handle.db.selectFrom('push_transaction').select('id').execute()).map((r) => r.id);
+    expect(ids).not.toContain(old.push.txid);
+    expect(ids).toContain(recent.push.txid);
+    expect(ids).toContain(other.push.txid);
+  });
+
   it('verification pushes carry the confirmation code and belong to the administrator who sent them', async () => {
     const { push, confirmationCode } = await pushes.start({
       upn: 'bob@example.com',

@@ -10,6 +10,9 @@ import { describeUserAgent } from '../activity/client-info.js';
 import { rateLimited } from '../common/answers.js';
 import { pushRepository } from './push.repository.js';
 
+/** How long an ended push is kept (its answer is read within minutes; its history is the audit log's). */
+const PUSH_KEPT_MS = 24 * 3_600_000;
+
 /**
  * Pushes the portal starts through the MFA provider. The provider's transaction id stays on
  * the server: callers get the portal's own id, bound to the user, the device and the purpose, so
@@ -163,6 +166,9 @@ export function createPushService(db: Kysely<Database>, mfa: MfaProvider, opts: 
         confirmationCode = started.verificationCode;
       }
       opts.onStarted?.(purpose);
+      // Each push starts by forgetting the person's pushes of more than a day ago, so the table holds
+      // about a day of each person's pushes, whatever the size of the organisation.
+      await repo.deleteStartedBefore(user, new Date(now.getTime() - PUSH_KEPT_MS));
       const row = await repo.insert({
         id: randomUUID(),
         upn: user,
