@@ -16,7 +16,7 @@ import type { ErrorTranslator } from './lib/errors.js';
 import { createIpLocator } from './lib/ip-locations.js';
 import { localesDir } from './lib/paths.js';
 import { createDbRateLimiter } from './lib/rate-limit/rate-limit-store.js';
-import { createMfa, type MfaProvider } from './mfa/index.js';
+import { createMfa, mfaDemoSeeds, type MfaProvider } from './mfa/index.js';
 import { createActivityReportService } from './modules/activity/activity-report.service.js';
 import { createActivityService } from './modules/activity/activity.service.js';
 import { createAdminAuditService } from './modules/admin/audit/admin-audit.service.js';
@@ -294,6 +294,6 @@ export function readinessChecks(services: Services, at: { idp: EmbeddedIdp | und
  */
 export async function seedDemoData(config: AppConfig, database: Pick<DatabaseHandle, 'db'>): Promise<void> {
   if (config.idp.mode !== 'embedded' || !config.provisioning.demoData) return;
-  const { builtinStore } = createMfa(config, database.db).demoSeeds;
+  const { builtinStore } = mfaDemoSeeds(config);
   await seedDemo(database.db, { password: config.idp.demoPassword, roles: config.roles, builtinStore });
 }

@@ -64,7 +64,7 @@ export function createMfa(config: AppConfig, db: Kysely<Database>, opts: MfaBund
         }),
         inventory: createInventory(db, keys.box),
         cachesUserData: true,
-        demoSeeds: { builtinStore: keys.box },
+        demoSeeds: mfaDemoSeeds(config),
       };
     }
     case 'duo':
@@ -77,9 +77,14 @@ export function createMfa(config: AppConfig, db: Kysely<Database>, opts: MfaBund
         }),
         inventory: null,
         cachesUserData: false,
-        demoSeeds: { builtinStore: null },
+        demoSeeds: mfaDemoSeeds(config),
       };
   }
+}
+
+/** Which demo data applies to the configured provider, without building the provider (the start-up seed asks before the app is built). */
+export function mfaDemoSeeds(config: AppConfig): MfaBundle['demoSeeds'] {
+  return { builtinStore: config.mfaProvider === 'builtin' ? loadMfaKeys(config).box : null };
 }
 
 /** The configured provider's port alone (tests and tools that need nothing else of the bundle). */
