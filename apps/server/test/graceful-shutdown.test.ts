@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startServer } from './server-process.js';
+import { SERVER_START_MS, startServer } from './server-process.js';
 import { freePort } from './support/free-port.js';
 
 /**
@@ -64,7 +64,7 @@ describe('graceful shutdown (SIGTERM)', () => {
     const port = await freePort();
     const p = startServer(port, { TLS: 'off', METRICS_TOKEN: TOKEN, SHUTDOWN_GRACE_SECONDS: '30' });
     try {
-      await p.waitFor(/is running at/);
+      await p.waitFor(/is running at/, SERVER_START_MS);
       const requests = [halfSentRequest(port), halfSentRequest(port), halfSentRequest(port)];
       // The three are in the server's hands (plus the scrape that counts them).
       await until(async () => (await inFlight(port)) >= 4, 'three requests in flight');
@@ -82,13 +82,13 @@ describe('graceful shutdown (SIGTERM)', () => {
     } finally {
       await p.stop();
     }
-  }, 120_000);
+  }, 360_000);
 
   it('gives up on a request still running after SHUTDOWN_GRACE_SECONDS and exits', async () => {
     const port = await freePort();
     const p = startServer(port, { TLS: 'off', METRICS_TOKEN: TOKEN, SHUTDOWN_GRACE_SECONDS: '1' });
     try {
-      await p.waitFor(/is running at/);
+      await p.waitFor(/is running at/, SERVER_START_MS);
       const stuck = halfSentRequest(port);
       stuck.answered.catch(() => {});
       await until(async () => (await inFlight(port)) >= 2, 'a request in flight');
@@ -98,5 +98,5 @@ describe('graceful shutdown (SIGTERM)', () => {
     } finally {
       await p.stop();
     }
-  }, 120_000);
+  }, 360_000);
 });

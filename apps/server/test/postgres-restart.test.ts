@@ -2,7 +2,7 @@ import https from 'node:https';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authorizeUrl, pkce } from './oidc-test-client.js';
-import { startServer, type ServerProcess } from './server-process.js';
+import { SERVER_START_MS, startServer, type ServerProcess } from './server-process.js';
 import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from './throwaway-postgres.js';
 import { freePort } from './support/free-port.js';
 
@@ -64,7 +64,7 @@ describe.skipIf(unavailable !== null)(`PostgreSQL restart under load${unavailabl
       // Each write comes from another (forwarded) address, so the per-address limit of the endpoint does not refuse the load.
       TRUST_PROXY: 'true',
     });
-    await server.waitFor(/is running at/);
+    await server.waitFor(/is running at/, SERVER_START_MS);
 
     const acknowledged: string[] = [];
     const statuses = new Map<number, number>();
@@ -156,5 +156,5 @@ describe.skipIf(unavailable !== null)(`PostgreSQL restart under load${unavailabl
     const { out } = server.output();
     expect(out).not.toMatch(/"level":50/);
     expect(out).toMatch(/database unavailable/);
-  }, 300_000);
+  }, 540_000);
 });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../src/lib/paths.js';
+import { SERVER_START_MS } from './server-process.js';
 
 /** The real `server.ts` process: boot-time configuration checks, JSON logs, graceful shutdown. */
 const dirs: string[] = [];
@@ -22,7 +23,7 @@ function start(env: Record<string, string>) {
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = async (re: RegExp, ms = 150_000) => {
+  const waitFor = async (re: RegExp, ms = SERVER_START_MS) => {
     const end = Date.now() + ms;
     while (!re.test(out) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
     if (!re.test(out)) throw new Error(`timed out waiting for ${re}; stdout: ${out}; stderr: ${err}`);
@@ -79,7 +80,7 @@ describe('the server process', () => {
     }
     expect(await p.exited).toBe(0);
     expect(p.output().out).toMatch(/"msg":"shutting down"/);
-  }, 180_000); // a cold start (certificate, keys, migrations, demo seed) on a busy shared machine can take a minute
+  }, 300_000); // a cold start (certificate, keys, migrations, demo seed) on a busy shared machine is slow
 
   it('drains on SIGTERM: not ready at once, still answering with Connection: close, then closed; no connection reset', async () => {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
@@ -128,5 +129,5 @@ describe('the server process', () => {
     expect(outcomes.afterSigterm).toBeGreaterThan(0);
     expect(outcomes.closeAfterSigterm).toBe(outcomes.afterSigterm);
     expect(await p.exited).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });

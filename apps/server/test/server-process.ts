@@ -16,6 +16,12 @@ export interface ServerProcess {
 
 export const PROCESS_MFA_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
+/**
+ * How long a start may take: tsx compiles the server's sources in the process and in its short-lived
+ * PGlite child. Alone that is seconds; beside CI's other lanes on 2 cores it was measured at 40–90 s.
+ */
+export const SERVER_START_MS = 240_000;
+
 export function startServer(port: number, env: Record<string, string>): ServerProcess {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-ops-'));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/server.ts')], {

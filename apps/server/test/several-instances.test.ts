@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config.js';
 import { LOGIN_RATE_LIMIT } from '../src/idp/interaction.routes.js';
 import { totpCode } from '../src/mfa/common/otp.js';
 import { passwordStep, redeem, secondFactorStep } from './journey.js';
-import { PROCESS_MFA_SECRETS_KEY, startServer, type ServerProcess } from './server-process.js';
+import { PROCESS_MFA_SECRETS_KEY, SERVER_START_MS, startServer, type ServerProcess } from './server-process.js';
 import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from './throwaway-postgres.js';
 import { freePort } from './support/free-port.js';
 
@@ -45,10 +45,10 @@ describe.skipIf(unavailable !== null)(`two instances on one PostgreSQL${unavaila
     cluster.start();
     // One after the other: the first migrates and seeds the demo staff.
     servers.push(startServer(A, env(cluster)));
-    await servers[0]!.waitFor(/is running at/, 90_000);
+    await servers[0]!.waitFor(/is running at/, SERVER_START_MS);
     servers.push(startServer(B, env(cluster)));
-    await servers[1]!.waitFor(/is running at/, 90_000);
-  }, 240_000);
+    await servers[1]!.waitFor(/is running at/, SERVER_START_MS);
+  }, 540_000);
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     cluster?.destroy();
