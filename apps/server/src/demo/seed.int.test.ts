@@ -142,5 +142,5 @@ describe('seedDemoStaff', () => {
     for (const a of accounts) expect(await verifyPassword('first-password', a.password_hash)).toBe(true);
     const bobDevices = await database.db.selectFrom('mfa_device').select('kind').where('user_id', '=', bob.id).execute();
     expect(bobDevices).toEqual([{ kind: 'authenticator' }]);
-  });
+  }, 120_000); // a password check per demo account (scrypt) on a loaded machine
 });

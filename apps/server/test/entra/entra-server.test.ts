@@ -9,6 +9,7 @@ import { repoRoot } from '../../src/lib/paths.js';
 import { EntraStandin } from './entra-standin.js';
 import { newSigningKey } from './entra-tokens.js';
 import { freePort } from '../support/free-port.js';
+import { SERVER_START_MS } from '../server-process.js';
 
 /**
  * (Not *.int.test.ts: it starts its own server process on fixed ports, so it runs once, not per database.)
@@ -80,13 +81,13 @@ beforeAll(async () => {
   let out = '';
   server.stdout!.on('data', (d) => (out += d));
   server.stderr!.on('data', (d) => (out += d));
-  const end = Date.now() + 60_000;
+  const end = Date.now() + SERVER_START_MS;
   while (!/is running at/.test(out)) {
     if (Date.now() > end || server.exitCode !== null) throw new Error(`the server did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   serverCa = fs.readFileSync(path.join(dir, 'data/tls/localhost-cert.pem'), 'utf8');
-}, 90_000);
+}, 300_000);
 
 afterAll(async () => {
   if (server && server.exitCode === null) {
