@@ -71,23 +71,21 @@ describe('test a phone with a push', () => {
 
   it('with number matching, shows the number to enter on the phone while it waits', async () => {
     const user = userEvent.setup();
+    // The phone answers when the test says so: a loaded machine must not see the answer before the number.
+    let answered = false;
     await renderPortal({
       profile: profile({ provider: 'duo' }),
       api: (a) =>
         a
           .on('POST', pushPath, () => json({ ...tx('waiting'), verificationCode: '376' }, 202))
-          .on(
-            'GET',
-            pollPath,
-            () => json(tx('waiting')),
-            () => json(tx('approved')),
-          ),
+          .on('GET', pollPath, () => json(tx(answered ? 'approved' : 'waiting'))),
     });
     const dialog = await openDialog(user);
     await user.click(within(dialog).getByRole('button', { name: 'Send a push' }));
     const code = await within(dialog).findByRole('group', { name: 'Number to enter on the phone' });
     expect(within(code).getByText('376')).toBeInTheDocument();
     expect(within(code).getByText(/enter this number/)).toBeInTheDocument();
+    answered = true;
     expect(await within(dialog).findByText('Push approved', {}, { timeout: 3000 })).toBeInTheDocument();
     // Once answered, the number is gone.
     expect(within(dialog).queryByText('376')).not.toBeInTheDocument();
