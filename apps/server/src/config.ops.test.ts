@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
+import { configProblems } from '../test/support/config-problems.js';
 
 /** The settings of running as a service: defaults and refusals, each named. */
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 
 describe('loadConfig: running as a service', () => {
   it('defaults: metrics off, x-request-id, 10 s grace, bounded database waits', () => {
@@ -36,7 +27,7 @@ describe('loadConfig: running as a service', () => {
   });
 
   it('refuses bad values, naming each variable and never echoing the token', () => {
-    const p = problems({
+    const p = configProblems({
       METRICS_TOKEN: 'short secret',
       METRICS_PORT: '8443',
       REQUEST_ID_HEADER: 'x request id',
@@ -54,16 +45,18 @@ describe('loadConfig: running as a service', () => {
       ]),
     );
     expect(p.join('\n')).not.toContain('short secret');
-    expect(problems({ METRICS_PORT: '8443' })).toEqual([expect.stringMatching(/^METRICS_PORT: must differ from PORT/)]);
-    expect(problems({ METRICS_HOST: '0.0.0.0' })).toEqual([expect.stringMatching(/^METRICS_HOST: is only used with METRICS_PORT/)]);
+    expect(configProblems({ METRICS_PORT: '8443' })).toEqual([expect.stringMatching(/^METRICS_PORT: must differ from PORT/)]);
+    expect(configProblems({ METRICS_HOST: '0.0.0.0' })).toEqual([expect.stringMatching(/^METRICS_HOST: is only used with METRICS_PORT/)]);
   });
 
   it('asks for MFA_SECRETS_KEY in production on PostgreSQL (instances would not share a generated key file)', () => {
     const base = { NODE_ENV: 'production', ALLOW_EMBEDDED_IDP_IN_PRODUCTION: 'true', DATABASE_URL: 'postgres://db/portal' };
-    expect(problems(base)).toEqual([expect.stringMatching(/^MFA_SECRETS_KEY: is required when NODE_ENV=production with DATABASE_URL/)]);
-    expect(problems({ ...base, MFA_SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') })).toEqual([]);
+    expect(configProblems(base)).toEqual([
+      expect.stringMatching(/^MFA_SECRETS_KEY: is required when NODE_ENV=production with DATABASE_URL/),
+    ]);
+    expect(configProblems({ ...base, MFA_SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') })).toEqual([]);
     // One instance on PGlite keeps its generated key file.
-    expect(problems({ NODE_ENV: 'production', ALLOW_EMBEDDED_IDP_IN_PRODUCTION: 'true' })).toEqual([]);
+    expect(configProblems({ NODE_ENV: 'production', ALLOW_EMBEDDED_IDP_IN_PRODUCTION: 'true' })).toEqual([]);
   });
 });
 
@@ -77,6 +70,6 @@ describe('loadConfig: the syslog stream’s enterprise number', () => {
 
   it('refuses what is not a positive whole number, naming the variable', () => {
     for (const bad of ['0', '-3', '12.5', 'acme', '4294967296'])
-      expect(problems({ ...syslog, AUDIT_SYSLOG_ENTERPRISE_NUMBER: bad }).join('\n')).toMatch(/AUDIT_SYSLOG_ENTERPRISE_NUMBER/);
+      expect(configProblems({ ...syslog, AUDIT_SYSLOG_ENTERPRISE_NUMBER: bad }).join('\n')).toMatch(/AUDIT_SYSLOG_ENTERPRISE_NUMBER/);
   });
 });

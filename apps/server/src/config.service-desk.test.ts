@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
+import { loadConfig } from './config.js';
+import { configProblems } from '../test/support/config-problems.js';
 
 describe('SERVICE_DESK_CONTACT and SERVICE_DESK_LINK', () => {
   it('are not configured by default: no contact is shown', () => {
@@ -36,19 +27,19 @@ describe('SERVICE_DESK_CONTACT and SERVICE_DESK_LINK', () => {
     'servicedesk@example.org',
     'tel:+44 20 7946 0000',
   ])('refuses the link %s, naming the variable', (link) => {
-    const found = problems({ SERVICE_DESK_CONTACT: 'IT Service Desk', SERVICE_DESK_LINK: link });
+    const found = configProblems({ SERVICE_DESK_CONTACT: 'IT Service Desk', SERVICE_DESK_LINK: link });
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/^SERVICE_DESK_LINK: /);
   });
 
   it('refuses a link without the text it is shown as', () => {
-    expect(problems({ SERVICE_DESK_LINK: 'tel:+442079460000' })).toEqual([
+    expect(configProblems({ SERVICE_DESK_LINK: 'tel:+442079460000' })).toEqual([
       'SERVICE_DESK_LINK: is only used with SERVICE_DESK_CONTACT (the text the link is shown as) (got "tel:+442079460000")',
     ]);
   });
 
   it('refuses a text with control characters or over 200 characters', () => {
-    expect(problems({ SERVICE_DESK_CONTACT: 'Desk\u0007' })[0]).toMatch(/^SERVICE_DESK_CONTACT: must not contain control characters/);
-    expect(problems({ SERVICE_DESK_CONTACT: 'x'.repeat(201) })[0]).toMatch(/^SERVICE_DESK_CONTACT: must be at most 200 characters/);
+    expect(configProblems({ SERVICE_DESK_CONTACT: 'Desk\u0007' })[0]).toMatch(/^SERVICE_DESK_CONTACT: must not contain control characters/);
+    expect(configProblems({ SERVICE_DESK_CONTACT: 'x'.repeat(201) })[0]).toMatch(/^SERVICE_DESK_CONTACT: must be at most 200 characters/);
   });
 });

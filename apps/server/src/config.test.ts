@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
+import { loadConfig } from './config.js';
+import { configProblems } from '../test/support/config-problems.js';
 
 describe('loadConfig', () => {
   it('defaults to the embedded mode on https://localhost:8443/', () => {
@@ -54,7 +45,7 @@ describe('loadConfig', () => {
   });
 
   it('names every bad variable with what was expected', () => {
-    const list = problems({ PORT: 'abc', TLS: 'maybe', MFA_PROVIDER: 'okta', DATABASE_URL: 'mysql://x' });
+    const list = configProblems({ PORT: 'abc', TLS: 'maybe', MFA_PROVIDER: 'okta', DATABASE_URL: 'mysql://x' });
     expect(list.find((p) => p.startsWith('PORT:'))).toMatch(/must be a number.*"abc"/);
     expect(list.find((p) => p.startsWith('TLS:'))).toMatch(/self-signed, files or off/);
     expect(list.find((p) => p.startsWith('MFA_PROVIDER:'))).toMatch(/builtin or duo/);
@@ -62,17 +53,17 @@ describe('loadConfig', () => {
   });
 
   it('refuses an http PUBLIC_URL', () => {
-    expect(problems({ PUBLIC_URL: 'http://portal.example.org/' })[0]).toMatch(/^PUBLIC_URL: must use https/);
+    expect(configProblems({ PUBLIC_URL: 'http://portal.example.org/' })[0]).toMatch(/^PUBLIC_URL: must use https/);
   });
 
   it('refuses the embedded identity provider in production unless explicitly allowed', () => {
-    expect(problems({ NODE_ENV: 'production' })[0]).toMatch(/^IDP_MODE: the embedded identity provider .* refused/);
+    expect(configProblems({ NODE_ENV: 'production' })[0]).toMatch(/^IDP_MODE: the embedded identity provider .* refused/);
     expect(loadConfig({ NODE_ENV: 'production', ALLOW_EMBEDDED_IDP_IN_PRODUCTION: 'true' }).idp.mode).toBe('embedded');
   });
 
   it('requires the Entra ID settings in entra mode and builds the tenant authority', () => {
     expect(
-      problems({ IDP_MODE: 'entra' })
+      configProblems({ IDP_MODE: 'entra' })
         .map((p) => p.split(':')[0])
         .sort(),
     ).toEqual(['ENTRA_API_AUDIENCE', 'ENTRA_API_SCOPE', 'ENTRA_CLIENT_ID', 'ENTRA_TENANT_ID']);
@@ -92,14 +83,14 @@ describe('loadConfig', () => {
 
   it('requires both files when TLS=files', () => {
     expect(
-      problems({ TLS: 'files' })
+      configProblems({ TLS: 'files' })
         .map((p) => p.split(':')[0])
         .sort(),
     ).toEqual(['TLS_CERT_FILE', 'TLS_KEY_FILE']);
   });
 
   it('never echoes a password value', () => {
-    expect(problems({ DEMO_PASSWORD: 'short' })[0]).toBe('DEMO_PASSWORD: must be at least 8 characters (got "***")');
+    expect(configProblems({ DEMO_PASSWORD: 'short' })[0]).toBe('DEMO_PASSWORD: must be at least 8 characters (got "***")');
   });
 
   it('reads role names and restricted roles from configuration', () => {
@@ -135,7 +126,7 @@ describe('loadConfig', () => {
   });
 
   it('refuses role values Entra cannot issue (spaces) in entra mode', () => {
-    const keys = problems({ ...entra, ROLE_HELPDESK: 'Helpdesk Administrator', RESTRICTED_ROLES: 'A B' }).map((p) => p.split(':')[0]);
+    const keys = configProblems({ ...entra, ROLE_HELPDESK: 'Helpdesk Administrator', RESTRICTED_ROLES: 'A B' }).map((p) => p.split(':')[0]);
     expect(keys.sort()).toEqual(['RESTRICTED_ROLES', 'ROLE_HELPDESK']);
   });
 });

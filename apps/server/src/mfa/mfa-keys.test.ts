@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
+import { configProblems } from '../../test/support/config-problems.js';
 import { derivePepper, keyIdOf, loadMfaKeys, MFA_KEY_FILE, readOrCreateKeyFile } from './mfa-keys.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
@@ -15,16 +16,6 @@ const tempDir = () => {
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-}
 
 const ENTRA = {
   IDP_MODE: 'entra',
@@ -84,7 +75,7 @@ describe('MFA keys', () => {
 
 describe('MFA configuration', () => {
   it('requires MFA_SECRETS_KEY in production with Entra ID and the builtin store', () => {
-    expect(problems({ NODE_ENV: 'production', ...ENTRA })).toEqual([
+    expect(configProblems({ NODE_ENV: 'production', ...ENTRA })).toEqual([
       expect.stringMatching(/^MFA_SECRETS_KEY: is required when NODE_ENV=production with IDP_MODE=entra and MFA_PROVIDER=builtin/),
     ]);
     expect(loadConfig({ NODE_ENV: 'production', ...ENTRA, MFA_SECRETS_KEY: KEY }).mfa.secretsKey).toHaveLength(32);
@@ -92,9 +83,9 @@ describe('MFA configuration', () => {
   });
 
   it('names a bad key or pepper without echoing it', () => {
-    const [keyProblem] = problems({ MFA_SECRETS_KEY: Buffer.alloc(16, 1).toString('base64') });
+    const [keyProblem] = configProblems({ MFA_SECRETS_KEY: Buffer.alloc(16, 1).toString('base64') });
     expect(keyProblem).toMatch(/^MFA_SECRETS_KEY: The encryption key must be 32 bytes, got 16.*\(got "\*\*\*"\)$/);
-    const [pepperProblem] = problems({ MFA_BYPASS_PEPPER: 'short' });
+    const [pepperProblem] = configProblems({ MFA_BYPASS_PEPPER: 'short' });
     expect(pepperProblem).toBe('MFA_BYPASS_PEPPER: must be at least 32 bytes in base64 (openssl rand -base64 32) (got "***")');
   });
 
@@ -109,7 +100,7 @@ describe('MFA configuration', () => {
       stepUpMaxAgeSeconds: 600,
       totpIssuer: 'Contoso',
     });
-    expect(problems({ STEP_UP_MAX_AGE_SECONDS: '0' })[0]).toMatch(/^STEP_UP_MAX_AGE_SECONDS: must be between 30 and 3600/);
-    expect(problems({ MFA_LOCKOUT_MAX_FAILURES: 'many' })[0]).toMatch(/^MFA_LOCKOUT_MAX_FAILURES: must be a number/);
+    expect(configProblems({ STEP_UP_MAX_AGE_SECONDS: '0' })[0]).toMatch(/^STEP_UP_MAX_AGE_SECONDS: must be between 30 and 3600/);
+    expect(configProblems({ MFA_LOCKOUT_MAX_FAILURES: 'many' })[0]).toMatch(/^MFA_LOCKOUT_MAX_FAILURES: must be a number/);
   });
 });

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { configProblems } from '../support/config-problems.js';
 
 /** The DUO_* settings: required with MFA_PROVIDER=duo, validated, secrets never echoed. */
 
@@ -18,16 +19,6 @@ const DUO = {
   DUO_AUTH_INTEGRATION_KEY: AUTH_IKEY,
   DUO_AUTH_SECRET_KEY: AUTH_SKEY,
 };
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 
 describe('Duo configuration', () => {
   it('is null with the builtin provider, and the DUO_* settings are then optional', () => {
@@ -69,7 +60,7 @@ describe('Duo configuration', () => {
   });
 
   it('names every missing setting when MFA_PROVIDER=duo', () => {
-    expect(problems({ MFA_PROVIDER: 'duo' })).toEqual([
+    expect(configProblems({ MFA_PROVIDER: 'duo' })).toEqual([
       'DUO_ADMIN_INTEGRATION_KEY: is required when MFA_PROVIDER=duo',
       'DUO_ADMIN_SECRET_KEY: is required when MFA_PROVIDER=duo',
       'DUO_API_HOST: is required when MFA_PROVIDER=duo',
@@ -79,7 +70,7 @@ describe('Duo configuration', () => {
   });
 
   it('says what a bad value should be, without echoing a secret key', () => {
-    const list = problems({
+    const list = configProblems({
       ...DUO,
       DUO_ADMIN_SECRET_KEY: 'short-secret-value',
       DUO_ADMIN_INTEGRATION_KEY: 'nope',
@@ -97,10 +88,10 @@ describe('Duo configuration', () => {
 
   it('refuses an http base URL in production, and a CA file that does not exist', () => {
     const prod = { NODE_ENV: 'production', IDP_MODE: 'embedded', ALLOW_EMBEDDED_IDP_IN_PRODUCTION: 'true' };
-    expect(problems({ ...DUO, ...prod, DUO_API_BASE_URL: 'http://duo-proxy.internal' })).toEqual([
+    expect(configProblems({ ...DUO, ...prod, DUO_API_BASE_URL: 'http://duo-proxy.internal' })).toEqual([
       'DUO_API_BASE_URL: must use https when NODE_ENV=production (got "http://duo-proxy.internal")',
     ]);
-    expect(problems({ ...DUO, DUO_CA_FILE: '/nonexistent/duo-ca.pem' })).toEqual([
+    expect(configProblems({ ...DUO, DUO_CA_FILE: '/nonexistent/duo-ca.pem' })).toEqual([
       'DUO_CA_FILE: names no readable file (got "/nonexistent/duo-ca.pem")',
     ]);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'duo-ca-')), 'ca.pem');
