@@ -44,6 +44,15 @@ export const kindWords = (kinds: Iterable<FactorKind>) =>
 const whose = (policy: EffectivePolicy) =>
   policy.groups.length > 0 ? `The policy of ${policy.groups.map((g) => g.name).join(' and ')}` : 'The organisation’s policy';
 
+/** 409 `factor_policy.limit_reached`: the person holds the most of `kind` their policy sets. */
+function limitReached(policy: EffectivePolicy, kind: FactorKind): AppError {
+  const max = policy.maxPerKind[kind]!;
+  return new AppError({
+    code: 'factor_policy.limit_reached',
+    details: { kind, max, reason: `${whose(policy)} allows at most ${max} ${KIND_WORDS[kind]}.` },
+  });
+}
+
 /** The devices of a person, or none when the MFA provider does not know them (yet). */
 async function devicesOf(mfa: MfaProvider, upn: string): Promise<Device[]> {
   try {
@@ -108,13 +117,7 @@ export function createFactorPolicyService(deps: { repo: FactorPolicyRepository; 
       const held = opts.replacing || policy.maxPerKind[kind] === undefined ? 0 : await heldOf(upn, kind);
       const refusal = enrolRefusal(policy, kind, held, opts.adding ?? 1);
       if (refusal === null) return;
-      if (refusal === 'limit_reached') {
-        const max = policy.maxPerKind[kind]!;
-        throw new AppError({
-          code: 'factor_policy.limit_reached',
-          details: { kind, max, reason: `${whose(policy)} allows at most ${max} ${KIND_WORDS[kind]}.` },
-        });
-      }
+      if (refusal === 'limit_reached') throw limitReached(policy, kind);
       throw new AppError({
         code: 'factor_policy.kind_not_allowed',
         details: {
@@ -144,11 +147,7 @@ export function createFactorPolicyService(deps: { repo: FactorPolicyRepository; 
       const max = policy.maxPerKind.bypass_codes;
       if (max === undefined) return;
       const held = opts.replacing ? 0 : await heldOf(upn, 'bypass_codes');
-      if (held + (opts.adding ?? 1) > max)
-        throw new AppError({
-          code: 'factor_policy.limit_reached',
-          details: { kind: 'bypass_codes', max, reason: `${whose(policy)} allows at most ${max} ${KIND_WORDS.bypass_codes}.` },
-        });
+      if (held + (opts.adding ?? 1) > max) throw limitReached(policy, 'bypass_codes');
     },
 
     /** Refuses (403 `factor_policy.method_not_allowed`) a device the person's policy does not let them use now. */
