@@ -16,6 +16,9 @@ export default defineProject({
     // A screen typed into key by key under jsdom takes seconds on a busy 2-core machine (the server
     // suites run beside it): Vitest's 5 s default fails them for being slow, not wrong.
     testTimeout: 20_000,
+    // Node 25 and later have a localStorage of their own on the global object (empty without
+    // --localstorage-file), and Vitest then leaves jsdom's out: the workers run without Node's.
+    execArgv: process.allowedNodeEnvironmentFlags.has('--webstorage') ? ['--no-webstorage'] : [],
     restoreMocks: true,
     unstubGlobals: true,
     // Pre-bundled: one module instead of hundreds for each test file that renders the main application.

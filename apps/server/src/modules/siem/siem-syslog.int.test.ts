@@ -148,7 +148,7 @@ describe.skipIf(!rsyslogd.path)(
       expect(await pendingCount()).toBe(events.length);
 
       await deliverAll();
-      const received = rsyslog.received();
+      const received = await rsyslog.receivedAtLeast(events.length);
       expect(received.map((r) => sdParams(r.sd).id)).toEqual(events.map((e) => String(e.id)));
       for (const [i, r] of received.entries()) {
         const e = events[i]!;
@@ -175,8 +175,9 @@ describe.skipIf(!rsyslogd.path)(
     });
 
     it('holds the events while the receiver is down, and sends them in order, none lost, once it is back', async () => {
-      const sentBefore = rsyslog.received().length;
+      // Counted once rsyslog has stopped: it writes what it has read before it exits.
       await rsyslog.stop();
+      const sentBefore = rsyslog.received().length;
       const before = await lastEventId();
       for (const n of [1, 2, 3])
         await audit.append({
@@ -204,8 +205,8 @@ describe.skipIf(!rsyslogd.path)(
 
       await rsyslog.start();
       await deliverAll();
-      const received = rsyslog.received();
       const expected = (await eventsAfter(before)).map((e) => String(e.id));
+      const received = await rsyslog.receivedAtLeast(sentBefore + expected.length);
       expect(received.slice(sentBefore).map((r) => sdParams(r.sd).id)).toEqual(expected);
       expectChained(received);
       const up = await state();
