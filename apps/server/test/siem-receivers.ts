@@ -87,11 +87,6 @@ export interface Rsyslog {
   port: number;
   /** Every message received so far, in the order rsyslog wrote them. */
   received(): ReceivedSyslog[];
-  /**
-   * The messages once at least `count` are written (or what there is after 15 s). rsyslog writes its
-   * file from an action queue of its own: the connection's close says it has read them, not written them.
-   */
-  receivedAtLeast(count: number): Promise<ReceivedSyslog[]>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -144,15 +139,6 @@ action(type="omfile" file="${file('received.jsonl')}" template="fields")
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line) as ReceivedSyslog);
-    },
-    async receivedAtLeast(count) {
-      const until = Date.now() + 15_000;
-      let received = rsyslog.received();
-      while (received.length < count && Date.now() < until) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        received = rsyslog.received();
-      }
-      return received;
     },
     async start() {
       output = '';
