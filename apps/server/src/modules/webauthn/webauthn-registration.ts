@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import { COSEALG, isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { Device, WebauthnOptionsResponse, finishRegistrationBodySchema } from '@mfa-portal/shared';
 import type { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
@@ -11,6 +11,15 @@ import { sessionOf, verifiedBy, type Ceremony, type WebauthnContext, type Webaut
 import { classifyCredential } from './credential-kind.js';
 
 type FinishRegistration = z.output<typeof finishRegistrationBodySchema>;
+
+/**
+ * The signature algorithms a new credential may use, the same on every runtime. SimpleWebAuthn's
+ * default adds ML-DSA-44 where the runtime can verify it (Node 24.7 and later), and browsers now create
+ * such keys when offered: a passkey registered on Node 26 would then stop working after a move to an
+ * older supported Node, and its 2,420-byte signatures outgrow the assertion's bound. Post-quantum keys
+ * come when every Node the portal supports verifies them.
+ */
+export const WEBAUTHN_ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
 
 /** An opaque, stable user handle (no e-mail address on the authenticator). */
 const userHandle = (upn: string) => new Uint8Array(createHash('sha256').update(`mfa-portal-user:${upn}`).digest());
@@ -77,6 +86,7 @@ export function webauthnRegistration(deps: WebauthnServiceDeps, ceremony: Ceremo
           timeout: ttlMs,
           attestationType: trust?.conveyance ?? 'none',
           excludeCredentials: existing.map((c) => ({ id: c.credentialId, transports: c.transports })),
+          supportedAlgorithmIDs: WEBAUTHN_ALGORITHMS,
           // Security keys only: the browser is asked for a roaming key (USB, NFC), not this device.
           authenticatorSelection: {
             residentKey: 'preferred',
@@ -118,6 +128,7 @@ export function webauthnRegistration(deps: WebauthnServiceDeps, ceremony: Ceremo
             expectedOrigin: rp.origin,
             expectedRPID: rp.rpId,
             requireUserVerification: true,
+            supportedAlgorithmIDs: WEBAUTHN_ALGORITHMS,
           }),
         );
         const info = verified.registrationInfo;

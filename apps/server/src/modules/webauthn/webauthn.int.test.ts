@@ -51,7 +51,7 @@ describe('WebAuthn (builtin provider)', () => {
     expect(res.json()).toMatchObject({ provider: 'builtin', webauthn: true, webauthnEnrolledInProviderPrompt: false });
   });
 
-  it('registers a passkey as a first device (RP ID = the portal host, UV required, attestation none), then steps up with it', async () => {
+  it('registers a passkey as a first device (RP ID = the portal host, UV required, attestation none, the same algorithms on every Node), then steps up with it', async () => {
     const auth = createSoftAuthenticator({
       origin: ORIGIN,
       rpId: RP_ID,
@@ -65,6 +65,9 @@ describe('WebAuthn (builtin provider)', () => {
       attestation: 'none',
       authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
     });
+    // EdDSA, ES256 and RS256, and no ML-DSA even where this Node could verify it: a key the older
+    // supported runtimes cannot check would lock its owner out after a move between them.
+    expect((reg.options as unknown as { pubKeyCredParams: { alg: number }[] }).pubKeyCredParams.map((p) => p.alg)).toEqual([-8, -7, -257]);
     const res = await m.call('pk@example.com', 'POST', '/webauthn/registration/verify', {
       challengeId: reg.challengeId,
       name: 'My laptop',
