@@ -1,9 +1,29 @@
+/** Fields a person types in: one focused inside the dialog is kept, a fast typist's. */
+const FIELDS = 'input, select, textarea';
+/** Other controls: kept only when the person moved there, not antd while opening the dialog. */
+const CONTROLS = 'button, a[href], [role="radio"], [role="checkbox"], [role="switch"], [role="tab"]';
+
+/**
+ * Where the person last pressed a key or a pointer. A dialog appears after the action that opened it,
+ * which happened outside it, so a key or pointer inside a dialog that is still opening is theirs.
+ */
+let lastActedOn: EventTarget | null = null;
+if (typeof document !== 'undefined') {
+  const note = (event: Event) => {
+    lastActedOn = event.target;
+  };
+  // Capture phase: a dialog that stops the event does not hide it from here.
+  document.addEventListener('keydown', note, true);
+  document.addEventListener('pointerdown', note, true);
+}
+
 /**
  * For antd Modal's `afterOpenChange`: once a dialog has opened, focus its element marked
  * `data-autofocus` (the field to type in, or the safe button). antd otherwise may leave the focus on
- * the dialog box itself, one Tab away from where keyboard users need to be. The newest dialog wins
- * (the step-up dialog opens over another). A user who already moved on to a control of the dialog
- * (a fast typist, during the opening animation) keeps their place.
+ * the dialog box or its close button, one Tab away from where keyboard users need to be. The newest
+ * dialog wins (the step-up dialog opens over another). A person who already moved on inside the dialog
+ * during its opening animation (typing in a field, or a Tab to "Remove" or "Send a push") keeps their
+ * place: taking the focus back then would turn their Enter into the marked button's, or an empty submit.
  */
 export function focusMarkedElement(open: boolean): void {
   if (!open) return;
@@ -12,7 +32,10 @@ export function focusMarkedElement(open: boolean): void {
   if (!target) return;
   const active = document.activeElement;
   const dialog = target.closest('.ant-modal-wrap');
-  if (active && dialog?.contains(active) && active !== target && active.matches('input, select, textarea')) return;
+  if (active && dialog?.contains(active) && active !== target) {
+    if (active.matches(FIELDS)) return;
+    if (active.matches(CONTROLS) && lastActedOn instanceof Node && dialog.contains(lastActedOn)) return;
+  }
   target.focus();
 }
 
