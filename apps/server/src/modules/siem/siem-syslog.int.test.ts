@@ -92,13 +92,15 @@ describe.skipIf(!rsyslogd.path)(
             .executeTakeFirstOrThrow()
         ).n,
       );
-    /** Passes until nothing waits (each failure waits out its short back-off first). */
-    // rsyslog writes its file from an action queue of its own: the connection's close (delivered) says it
-    // has read the messages, not that they are in the file yet.
+    /**
+     * rsyslog writes its file from an action queue of its own: the connection's close (delivered) says it
+     * has read the messages, not that they are in the file yet.
+     */
     async function writtenAtLeast(count: number) {
       await expect.poll(() => rsyslog.received().length, { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
       return rsyslog.received();
     }
+    /** Passes until nothing waits (each failure waits out its short back-off first). */
     async function deliverAll() {
       for (let i = 0; i < 400; i++) {
         await delivery().runOnce();

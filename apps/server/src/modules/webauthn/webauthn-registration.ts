@@ -19,7 +19,7 @@ type FinishRegistration = z.output<typeof finishRegistrationBodySchema>;
  * older supported Node, and its 2,420-byte signatures outgrow the assertion's bound. Post-quantum keys
  * come when every Node the portal supports verifies them.
  */
-export const WEBAUTHN_ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
+const WEBAUTHN_ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
 
 /** An opaque, stable user handle (no e-mail address on the authenticator). */
 const userHandle = (upn: string) => new Uint8Array(createHash('sha256').update(`mfa-portal-user:${upn}`).digest());

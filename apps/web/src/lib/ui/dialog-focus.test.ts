@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { focusMarkedElement } from './dialog-focus';
+import { trackInputModality } from './input-modality';
 
 /**
  * The focus once a dialog's opening animation ends: on its marked element, unless the person already
@@ -23,7 +24,13 @@ function dialog(): { box: HTMLElement; keep: HTMLButtonElement; remove: HTMLButt
 }
 
 describe('focusMarkedElement', () => {
+  // The application's layout tracks the person's input; so does each test here.
+  let stop: () => void;
+  beforeEach(() => {
+    stop = trackInputModality();
+  });
   afterEach(() => {
+    stop();
     document.body.innerHTML = '';
   });
 

@@ -1,21 +1,13 @@
+import { lastInputTarget } from './input-modality';
+
 /** Fields a person types in: one focused inside the dialog is kept, a fast typist's. */
 const FIELDS = 'input, select, textarea';
-/** Other controls: kept only when the person moved there, not antd while opening the dialog. */
-const CONTROLS = 'button, a[href], [role="radio"], [role="checkbox"], [role="switch"], [role="tab"]';
-
 /**
- * Where the person last pressed a key or a pointer. A dialog appears after the action that opened it,
- * which happened outside it, so a key or pointer inside a dialog that is still opening is theirs.
+ * Other controls: kept only when the person moved there, not antd while opening the dialog. A dialog
+ * appears after the action that opened it, which happened outside it, so a key or pointer pressed inside
+ * a dialog that is still opening is theirs (the last one the input-modality tracker saw).
  */
-let lastActedOn: EventTarget | null = null;
-if (typeof document !== 'undefined') {
-  const note = (event: Event) => {
-    lastActedOn = event.target;
-  };
-  // Capture phase: a dialog that stops the event does not hide it from here.
-  document.addEventListener('keydown', note, true);
-  document.addEventListener('pointerdown', note, true);
-}
+const CONTROLS = 'button, a[href], [role="radio"], [role="checkbox"], [role="switch"], [role="tab"]';
 
 /**
  * For antd Modal's `afterOpenChange`: once a dialog has opened, focus its element marked
@@ -34,7 +26,8 @@ export function focusMarkedElement(open: boolean): void {
   const dialog = target.closest('.ant-modal-wrap');
   if (active && dialog?.contains(active) && active !== target) {
     if (active.matches(FIELDS)) return;
-    if (active.matches(CONTROLS) && lastActedOn instanceof Node && dialog.contains(lastActedOn)) return;
+    const acted = lastInputTarget();
+    if (active.matches(CONTROLS) && acted instanceof Node && dialog.contains(acted)) return;
   }
   target.focus();
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent } from '@testing-library/react';
-import { trackInputModality } from './input-modality';
+import { lastInputTarget, trackInputModality } from './input-modality';
 
 let stop: (() => void) | undefined;
 afterEach(() => stop?.());
@@ -38,12 +38,24 @@ describe('trackInputModality', () => {
     inner.remove();
   });
 
+  it('keeps where the last key or pointer went, modifiers included', () => {
+    stop = trackInputModality();
+    const button = document.createElement('button');
+    document.body.append(button);
+    fireEvent.mouseDown(button);
+    expect(lastInputTarget()).toBe(button);
+    fireEvent.keyDown(document.body, { key: 'Shift' });
+    expect(lastInputTarget()).toBe(document.body);
+    button.remove();
+  });
+
   it('stops and forgets when asked', () => {
     stop = trackInputModality();
     fireEvent.keyDown(document.body, { key: 'Tab' });
     stop();
     stop = undefined;
     expect(document.documentElement.dataset.input).toBeUndefined();
+    expect(lastInputTarget()).toBeNull();
     fireEvent.keyDown(document.body, { key: 'Tab' });
     expect(document.documentElement.dataset.input).toBeUndefined();
   });

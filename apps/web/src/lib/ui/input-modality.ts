@@ -7,6 +7,10 @@
  */
 export type InputModality = 'keyboard' | 'pointer';
 
+/** Where the person last pressed a key or a pointer, while tracking runs (dialog-focus.ts reads it). */
+let lastTarget: EventTarget | null = null;
+export const lastInputTarget = (): EventTarget | null => lastTarget;
+
 /** Keys that move the focus or act on it; a modifier alone (e.g. Ctrl+C after a click) is no keyboard use. */
 const IGNORED_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock']);
 
@@ -17,9 +21,13 @@ export function trackInputModality(doc: Document = document): () => void {
     if (root.dataset.input !== modality) root.dataset.input = modality;
   };
   const onKey = (event: KeyboardEvent) => {
+    lastTarget = event.target;
     if (!IGNORED_KEYS.has(event.key) && !event.metaKey && !event.ctrlKey && !event.altKey) set('keyboard');
   };
-  const onPointer = () => set('pointer');
+  const onPointer = (event: Event) => {
+    lastTarget = event.target;
+    set('pointer');
+  };
   // Capture phase: a component that stops the event (a dialog, a menu) does not hide it from here.
   doc.addEventListener('keydown', onKey, true);
   doc.addEventListener('pointerdown', onPointer, true);
@@ -31,5 +39,6 @@ export function trackInputModality(doc: Document = document): () => void {
     doc.removeEventListener('mousedown', onPointer, true);
     doc.removeEventListener('touchstart', onPointer, true);
     delete root.dataset.input;
+    lastTarget = null;
   };
 }
