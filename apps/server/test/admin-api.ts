@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ROLE_HELPDESK, ROLE_SOLUTION_ADMIN } from '@mfa-portal/shared';
 import type { Database } from '../src/db/schema.js';
-import type { MeTestApp } from './me-api.js';
+import { tablesSnapshot, type MeTestApp } from './me-api.js';
 
 /** Helpers of the administration API tests (not a test file). */
 
@@ -37,29 +37,27 @@ export async function callAs(
 
 /** Everything an admin call may change (audit log excluded: denials append to it on purpose). */
 export async function adminSnapshot(db: Kysely<Database>): Promise<string> {
-  const [users, devices, codes, tokens, enrolments, stepUps, directory, units, factorPolicy, campaigns] = await Promise.all([
-    db.selectFrom('mfa_user').selectAll().orderBy('id').execute(),
-    db.selectFrom('mfa_device').selectAll().orderBy('id').execute(),
-    db.selectFrom('mfa_bypass_code').selectAll().orderBy('id').execute(),
-    db.selectFrom('mfa_hardware_token').selectAll().orderBy('id').execute(),
-    db.selectFrom('mfa_totp_enrolment').selectAll().orderBy('id').execute(),
-    db.selectFrom('step_up').selectAll().orderBy('id').execute(),
-    db.selectFrom('directory_user').selectAll().orderBy('upn').execute(),
+  return tablesSnapshot(db, [
+    'mfa_user',
+    'mfa_device',
+    'mfa_bypass_code',
+    'mfa_hardware_token',
+    'mfa_totp_enrolment',
+    'step_up',
+    'directory_user',
     // Administrative units and everything they name.
-    Promise.all(
-      (['admin_unit', 'admin_unit_group', 'admin_unit_person', 'admin_unit_helpdesk_group', 'admin_unit_helpdesk_person'] as const).map(
-        (table) => db.selectFrom(table).selectAll().execute(),
-      ),
-    ),
+    'admin_unit',
+    'admin_unit_group',
+    'admin_unit_person',
+    'admin_unit_helpdesk_group',
+    'admin_unit_helpdesk_person',
     // The factor policy: the global one and the groups' overrides.
-    Promise.all([db.selectFrom('factor_policy_global').selectAll().execute(), db.selectFrom('factor_policy_group').selectAll().execute()]),
+    'factor_policy_global',
+    'factor_policy_group',
     // Enrolment campaigns and each person's state in them.
-    Promise.all([
-      db.selectFrom('enrolment_campaign').selectAll().orderBy('id').execute(),
-      db.selectFrom('enrolment_campaign_member').selectAll().orderBy('campaign_id').orderBy('upn').execute(),
-    ]),
+    'enrolment_campaign',
+    'enrolment_campaign_member',
   ]);
-  return JSON.stringify({ users, devices, codes, tokens, enrolments, stepUps, directory, units, factorPolicy, campaigns });
 }
 
 export async function deviceIdOf(db: Kysely<Database>, upn: string, kind?: 'phone' | 'hardware_token' | 'authenticator'): Promise<string> {

@@ -8,9 +8,9 @@ import { loadConfig, type AppConfig } from '../src/config.js';
 import type { DatabaseHandle } from '../src/db/database.js';
 import { seedDemoStaff } from '../src/demo/seed.js';
 import type { MfaProvider } from '../src/mfa/index.js';
-import { createTestDatabase } from './database.js';
+import { createTestDatabase, TEST_PASSWORD } from './database.js';
 
-export const TEST_PASSWORD = 'portal-demo-test';
+export { TEST_PASSWORD };
 
 export interface TestApp {
   app: FastifyInstance;
@@ -45,7 +45,8 @@ export async function buildTestApp(
   env: Record<string, string> = {},
   opts: { database?: DatabaseHandle; seed?: boolean; clock?: () => Date } = {},
 ): Promise<TestApp> {
-  const database = opts.database ?? (await createTestDatabase());
+  // A database of its own starts with the demo staff in it (the seed below then only checks).
+  const database = opts.database ?? (await createTestDatabase({ demoStaff: opts.seed !== false }));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-data-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, DEMO_PASSWORD: TEST_PASSWORD, LOG_LEVEL: 'silent', ...env });
   if (opts.seed !== false) await seedDemoStaff(database.db, { password: TEST_PASSWORD });

@@ -4,12 +4,16 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createPglite, openDatabase, type DatabaseHandle } from '../src/db/database.js';
 
+/** The demo staff's password in the tests' databases (the seeded template's, and buildTestApp's). */
+export const TEST_PASSWORD = 'portal-demo-test';
+
 /**
  * A fresh, migrated database for one test file: a PGlite copy of the template, or a PostgreSQL
- * database cloned from the template when the suite runs as the `server-pg` project.
+ * database cloned from the template when the suite runs as the `server-pg` project. With `demoStaff`,
+ * the copy already holds the demo staff with TEST_PASSWORD, as seedDemoStaff writes them (global-setup.ts).
  */
-export async function createTestDatabase(): Promise<DatabaseHandle> {
-  const pgTemplate = inject('pgTemplateDatabase');
+export async function createTestDatabase(opts: { demoStaff?: boolean } = {}): Promise<DatabaseHandle> {
+  const pgTemplate = inject(opts.demoStaff ? 'pgSeededTemplateDatabase' : 'pgTemplateDatabase');
   if (pgTemplate) {
     const url = process.env.TEST_DATABASE_URL!;
     const name = `${inject('pgDatabasePrefix')}${randomBytes(6).toString('hex')}`;
@@ -32,7 +36,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
       },
     };
   }
-  const blob = new Blob([fs.readFileSync(inject('pgliteTemplate'))]);
+  const blob = new Blob([fs.readFileSync(inject(opts.demoStaff ? 'pgliteSeededTemplate' : 'pgliteTemplate'))]);
   const pglite = await createPglite({ loadDataDir: blob });
   const handle = await openDatabase({ pglite });
   return {

@@ -6,11 +6,15 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createPglite, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { seedDemoStaff } from '../src/demo/seed.js';
+import { TEST_PASSWORD } from './database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    pgliteSeededTemplate: string;
     pgTemplateDatabase: string;
+    pgSeededTemplateDatabase: string;
     pgDatabasePrefix: string;
   }
 }
@@ -18,6 +22,10 @@ declare module 'vitest' {
 /**
  * Migrates one template database per run; every test file then starts from a copy of it:
  * a PGlite data-dir dump, or (TEST_DATABASE_URL) a PostgreSQL database created FROM TEMPLATE.
+ *
+ * A second template also holds the demo staff, as a portal that has started once does. An app built
+ * for a test starts from that one: seeding the staff hashes two dozen passwords with scrypt, slow on
+ * purpose, and a whole run builds hundreds of apps.
  */
 export default async function setup(project: TestProject) {
   if (project.name === 'server-pg') {
@@ -35,9 +43,20 @@ export default async function setup(project: TestProject) {
     const handle = await openDatabase({ url: templateUrl.toString(), poolSize: 1 });
     await migrateToLatest(handle.db);
     await handle.close();
+    const seededTemplate = `${prefix}seeded`;
+    const again = new pg.Client({ connectionString: url });
+    await again.connect();
+    await again.query(`create database "${seededTemplate}" template "${template}"`);
+    await again.end();
+    templateUrl.pathname = `/${seededTemplate}`;
+    const seeded = await openDatabase({ url: templateUrl.toString(), poolSize: 1 });
+    await seedDemoStaff(seeded.db, { password: TEST_PASSWORD });
+    await seeded.close();
     project.provide('pgTemplateDatabase', template);
+    project.provide('pgSeededTemplateDatabase', seededTemplate);
     project.provide('pgDatabasePrefix', prefix);
     project.provide('pgliteTemplate', '');
+    project.provide('pgliteSeededTemplate', '');
     return async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
@@ -46,16 +65,28 @@ export default async function setup(project: TestProject) {
       await c.end();
     };
   }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-'));
+  const dump = async (pglite: Awaited<ReturnType<typeof createPglite>>, name: string) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+    return file;
+  };
   const pglite = await createPglite();
   const handle = await openDatabase({ pglite });
   await migrateToLatest(handle.db);
   await handle.close();
-  const dump = await pglite.dumpDataDir('none');
+  const migrated = await dump(pglite, 'template.tar');
   await pglite.close();
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mfa-portal-')), 'template.tar');
-  fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  project.provide('pgliteTemplate', file);
+  const copy = await createPglite({ loadDataDir: new Blob([fs.readFileSync(migrated)]) });
+  const seeded = await openDatabase({ pglite: copy });
+  await seedDemoStaff(seeded.db, { password: TEST_PASSWORD });
+  await seeded.close();
+  const seededFile = await dump(copy, 'seeded.tar');
+  await copy.close();
+  project.provide('pgliteTemplate', migrated);
+  project.provide('pgliteSeededTemplate', seededFile);
   project.provide('pgTemplateDatabase', '');
+  project.provide('pgSeededTemplateDatabase', '');
   project.provide('pgDatabasePrefix', '');
-  return () => fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  return () => fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -113,17 +113,22 @@ export async function addUser(
   return row.id;
 }
 
+/**
+ * The rows of `tables`, each table in a stable order, as one JSON text read by one statement: two of
+ * them compared show whether a request changed anything there. One statement rather than a query a
+ * table, because the authorisation matrix takes two snapshots for each of its thousands of rows.
+ */
+export async function tablesSnapshot(db: Kysely<Database>, tables: readonly (keyof Database & string)[]): Promise<string> {
+  const parts = tables.map(
+    (table) => sql`${sql.lit(table)}, (select coalesce(json_agg(t order by t::text), '[]'::json) from ${sql.table(table)} t)`,
+  );
+  const { rows } = await sql<{ snapshot: string }>`select json_build_object(${sql.join(parts)})::text as snapshot`.execute(db);
+  return rows[0]!.snapshot;
+}
+
 /** Everything the MFA API may change, to compare before and after a refused request. */
 export async function mfaSnapshot(db: Kysely<Database>): Promise<string> {
-  const [users, devices, codes, tokens, enrolments, stepUps] = await Promise.all([
-    db.selectFrom('mfa_user').selectAll().orderBy('id').execute(),
-    db.selectFrom('mfa_device').selectAll().orderBy('id').execute(),
-    db.selectFrom('mfa_bypass_code').selectAll().orderBy('id').execute(),
-    db.selectFrom('mfa_hardware_token').selectAll().orderBy('id').execute(),
-    db.selectFrom('mfa_totp_enrolment').selectAll().orderBy('id').execute(),
-    db.selectFrom('step_up').selectAll().orderBy('id').execute(),
-  ]);
-  return JSON.stringify({ users, devices, codes, tokens, enrolments, stepUps });
+  return tablesSnapshot(db, ['mfa_user', 'mfa_device', 'mfa_bypass_code', 'mfa_hardware_token', 'mfa_totp_enrolment', 'step_up']);
 }
 
 /** The next `n` codes of a demo hardware token, from its stored counter (+ `skip` presses). */
