@@ -7,9 +7,9 @@ import { onStandin } from './playwright.standin';
 /**
  * The same end-to-end journeys on Duo: the real server with MFA_PROVIDER=duo against the Duo stand-in
  * (apps/server/test/duo/portal-on-standin.ts starts the stand-in on loopback, seeds the demo staff at
- * it, then the server). Only the journeys tagged `@both` (those a Duo organisation can walk too) and
- * `@duo` (what Duo refuses) run here. The specs read E2E_MFA_PROVIDER=duo where Duo differs (token
- * names, a journey's first device).
+ * it, then the server). Only the journeys tagged `@both` (those where the provider changes what the
+ * page does or asks) and `@duo` (what only Duo does) run here. The specs read E2E_MFA_PROVIDER=duo
+ * where Duo differs (token names, a journey's first device).
  *
  * Port: E2E_DUO_PORT (default 8743), so it can run beside the builtin configuration (8643).
  */

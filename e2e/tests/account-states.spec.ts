@@ -17,7 +17,7 @@ test('a user not provisioned at the MFA provider lands on the missing-two-factor
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/two-factor|second factor/i);
 });
 
-test('a wrong password is refused on the sign-in page', { tag: '@both' }, async ({ page }) => {
+test('a wrong password is refused on the sign-in page', async ({ page }) => {
   await page.goto('/');
   await signInAt(page, 'bob@example.com', 'not-the-password');
   await expect(page.getByText('Incorrect username or password.')).toBeVisible();

@@ -10,7 +10,7 @@ import { expectAccessible, watchCsp } from './support/portal';
  */
 const HELPDESK = 'helpdesk@example.com';
 
-test('helpdesk cannot act on a protected account nor on their own; the API refuses both', { tag: '@both' }, async ({ page }) => {
+test('helpdesk cannot act on a protected account nor on their own; the API refuses both', async ({ page }) => {
   const csp = watchCsp(page);
   await openSignedIn(page, HELPDESK);
   const bearer = bearerOfNextAdminCall(page);
@@ -56,7 +56,7 @@ test('helpdesk cannot act on a protected account nor on their own; the API refus
   expect(csp.violations()).toEqual([]);
 });
 
-test('staff do not see the administration area, and its addresses say it is not for their role', { tag: '@both' }, async ({ page }) => {
+test('staff do not see the administration area, and its addresses say it is not for their role', async ({ page }) => {
   await openSignedIn(page, 'bob@example.com');
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Administration' })).toHaveCount(0);
   await page.goto('/admin/users');

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { signInAt } from './helpers';
 
-test('a deep link survives sign-in', { tag: '@both' }, async ({ page }) => {
+test('a deep link survives sign-in', async ({ page }) => {
   await page.goto('/some/path?tab=devices');
   await signInAt(page, 'alice@example.com');
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();

@@ -9,7 +9,7 @@ const routes = [
   { path: '/loggedout', heading: /signed out|logged out/i },
 ];
 
-test.describe('error and logged-out routes', { tag: '@both' }, () => {
+test.describe('error and logged-out routes', () => {
   for (const { path, heading } of routes) {
     test(`${path} renders its page without signing in`, async ({ page }) => {
       await page.goto(path);

@@ -7,9 +7,13 @@ import { expectFocusVisible, followLink, pressButton, tabTo } from './support/po
  * or Space; no click. At each stop the focus must be visible (tabTo checks `:focus-visible` and its
  * outline or ring). The device, bypass-code, step-up and lost-device journeys (staff-*.spec.ts,
  * admin-lost-device.spec.ts) go through the same Tab-only helpers (pressButton, typeInto, followLink).
+ *
+ * These run with the full motion a person gets by default (antd's focus rings and menus animate); the
+ * other journeys ask for reduced motion (playwright.config.ts).
  */
+test.use({ reducedMotion: 'no-preference' });
 
-test('sign-out with the keyboard alone, through the identity provider’s confirmation', { tag: '@both' }, async ({ page }) => {
+test('sign-out with the keyboard alone, through the identity provider’s confirmation', async ({ page }) => {
   await openSignedIn(page, 'bob@example.com');
   // The first Tab stop is the skip link, then the navigation: the focus shows at each one.
   await page.keyboard.press('Tab');
@@ -24,7 +28,7 @@ test('sign-out with the keyboard alone, through the identity provider’s confir
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
 
-test('the audit log exported as CSV with the keyboard alone', { tag: '@both' }, async ({ page }) => {
+test('the audit log exported as CSV with the keyboard alone', async ({ page }) => {
   await openSignedIn(page, 'admin@example.com');
   await followLink(page, 'Administration', page.getByRole('navigation', { name: 'Main' }));
   await expect(page.getByRole('heading', { level: 1, name: 'Find a user' })).toBeVisible();

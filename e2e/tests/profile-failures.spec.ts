@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { signInAt } from './helpers';
 
-test.describe('when the profile call fails', { tag: '@both' }, () => {
+test.describe('when the profile call fails', () => {
   test('a 401 shows the unauthorized page', async ({ page }) => {
     await page.route('**/account/getuserinfo?*', (route) =>
       route.fulfill({ status: 401, contentType: 'application/json', body: '{"code":"auth.token_invalid","message":"x"}' }),

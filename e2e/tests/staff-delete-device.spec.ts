@@ -8,6 +8,10 @@ import { answerStepUp, expectAccessible, pressButton, stepUpDialog, watchCsp } f
  */
 const ERIN = 'erin@example.com';
 
+// With the full motion a person gets by default: the dialogs zoom in and out while the keyboard moves
+// through them (the other journeys ask for reduced motion, playwright.config.ts).
+test.use({ reducedMotion: 'no-preference' });
+
 test('erin removes her old phone after confirming it is her with her token', { tag: '@both' }, async ({ page }) => {
   const csp = watchCsp(page);
   rememberAuthenticator(ERIN, { kind: 'hotp', serial: 'D100-0004', nextCounter: 0 });

@@ -140,12 +140,28 @@ export async function expectFocusVisible(page: Page): Promise<void> {
  */
 export async function tabTo(page: Page, target: Locator, max = 150): Promise<void> {
   await expect(target).toBeAttached();
-  for (let presses = 0; presses <= max; presses++) {
-    if (await target.evaluate((el) => el === document.activeElement)) {
-      await expectFocusVisible(page);
-      return;
+  // The target is looked up once, not after every press: finding a control by its role and name walks
+  // the whole page, which on a long page cost more than the presses. It is looked up again only when
+  // the page has replaced it meanwhile (a list re-rendered).
+  let handle = await target.elementHandle();
+  let presses = 0;
+  try {
+    while (presses <= max) {
+      const focused = await handle.evaluate((el) => (el.isConnected ? el === document.activeElement : null));
+      if (focused === null) {
+        await handle.dispose();
+        handle = await target.elementHandle();
+        continue;
+      }
+      if (focused) {
+        await expectFocusVisible(page);
+        return;
+      }
+      await page.keyboard.press('Tab');
+      presses++;
     }
-    await page.keyboard.press('Tab');
+  } finally {
+    await handle.dispose();
   }
   throw new Error(`the Tab key never reached ${String(target)} in ${max} presses`);
 }
