@@ -1,3 +1,4 @@
+import { useMemo, useRef } from 'react';
 import { lastInputTarget } from './input-modality';
 
 /** Fields a person types in: one focused inside the dialog is kept, a fast typist's. */
@@ -43,4 +44,18 @@ export function returnFocus(trigger: Element | null): void {
   if (!lost) return;
   if (trigger instanceof HTMLElement && trigger.isConnected && !trigger.closest('.ant-modal-wrap')) trigger.focus();
   else document.querySelector<HTMLElement>('main h1')?.focus();
+}
+
+/**
+ * For an antd Modal: gives the focus back to what opened the dialog once it has closed (spread the
+ * result into the Modal's props). antd does this itself only when the dialog animates: with reduced
+ * motion the dialog has taken the focus before antd notes where it was, and the focus was left on
+ * <body>. The opener is noted here while rendering the dialog open, before any of it is on the page.
+ */
+export function useFocusReturn(open: boolean): { focusable: { focusTriggerAfterClose: false }; afterClose: () => void } {
+  const trigger = useRef<Element | null>(null);
+  const wasOpen = useRef(false);
+  if (open && !wasOpen.current) trigger.current = document.activeElement;
+  wasOpen.current = open;
+  return useMemo(() => ({ focusable: { focusTriggerAfterClose: false }, afterClose: () => returnFocus(trigger.current) }), []);
 }

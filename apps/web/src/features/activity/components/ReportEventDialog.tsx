@@ -4,6 +4,7 @@ import { ServiceDeskContact } from '../../../shell/components/ServiceDeskContact
 import { Alert, Button, Checkbox, Modal } from 'antd';
 import type { ActivityReportResponse } from '@mfa-portal/shared';
 import { useReportEvent } from '../api/report-event';
+import { useFocusReturn } from '../../../lib/ui/dialog-focus';
 
 /**
  * "This wasn't me": the report (always) and what to do about it, each chosen with a checkbox: sign out
@@ -25,9 +26,11 @@ export function ReportEventDialog({ eventId, what, onClose }: { eventId: string 
     if (!eventId) return;
     report.mutate({ id: eventId, body: { signOutEverywhere, revokeBypassCodes, lockAccount } }, { onSuccess: setDone });
   };
+  const focusReturn = useFocusReturn(eventId !== null);
   return (
     <Modal
       open={eventId !== null}
+      {...focusReturn}
       title={t('activity:report.title')}
       onCancel={close}
       destroyOnHidden

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Form, Modal } from 'antd';
-import { focusMarkedElement, returnFocus } from '../../../lib/ui/dialog-focus';
+import { focusMarkedElement, useFocusReturn } from '../../../lib/ui/dialog-focus';
 import { AdminErrorAlert } from './AdminErrorAlert';
 import { useJustificationMemory } from './justification-memory';
 import { JustificationFields, justificationOf, type Justification } from './JustificationFields';
@@ -47,11 +47,12 @@ export function JustifiedActionDialog<V extends object>(props: JustifiedActionDi
       // shown from props.error
     }
   };
+  const focusReturn = useFocusReturn(props.open);
   return (
     <Modal
       open={props.open}
+      {...focusReturn}
       afterOpenChange={focusMarkedElement}
-      afterClose={() => returnFocus(null)}
       title={props.title}
       onCancel={props.onClose}
       destroyOnHidden

@@ -4,7 +4,7 @@ import { Button, Modal } from 'antd';
 import type { BypassCodeInfo } from '@mfa-portal/shared';
 import { useUser } from '../../../shell/contexts';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
-import { focusMarkedElement, returnFocus } from '../../../lib/ui/dialog-focus';
+import { focusMarkedElement, useFocusReturn } from '../../../lib/ui/dialog-focus';
 import { useFlash } from '../../../lib/ui/flash';
 import { formatDate } from '../../../lib/ui/format';
 import { useRevokeBypassCode } from '../api/revoke-bypass-code';
@@ -93,11 +93,12 @@ function RevokeDialog({ code, onClose }: { code: BypassCodeInfo; onClose: () => 
       // shown below
     }
   };
+  const focusReturn = useFocusReturn(true);
   return (
     <Modal
       open
+      {...focusReturn}
       afterOpenChange={focusMarkedElement}
-      afterClose={() => returnFocus(null)}
       title={t('revoke.title')}
       onCancel={onClose}
       footer={[

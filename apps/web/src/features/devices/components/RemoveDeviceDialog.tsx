@@ -5,7 +5,7 @@ import type { Device } from '@mfa-portal/shared';
 import { isApiError } from '../../../lib/api/api-error';
 import { stepUpOutcome } from '../../../lib/step-up/step-up';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
-import { focusMarkedElement, returnFocus } from '../../../lib/ui/dialog-focus';
+import { focusMarkedElement, useFocusReturn } from '../../../lib/ui/dialog-focus';
 import { useFlash } from '../../../lib/ui/flash';
 import { useDeleteDevice } from '../../../lib/devices/api/delete-device';
 
@@ -54,12 +54,12 @@ export function RemoveDeviceDialog({
   };
 
   const { error: visibleError, cancelled } = stepUpOutcome(remove);
+  const focusReturn = useFocusReturn(open);
   return (
     <Modal
       open={open}
+      {...focusReturn}
       afterOpenChange={focusMarkedElement}
-      // After a removal the button that opened this is gone with its device: focus the page heading.
-      afterClose={() => returnFocus(null)}
       title={last ? t('remove.last_title', { name: device.name }) : t('remove.title', { name: device.name })}
       onCancel={close}
       destroyOnHidden

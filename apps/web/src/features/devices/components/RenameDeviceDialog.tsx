@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Form, Input, Modal } from 'antd';
 import { DEVICE_NAME_MAX_LENGTH, type Device } from '@mfa-portal/shared';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
-import { focusMarkedElement } from '../../../lib/ui/dialog-focus';
+import { focusMarkedElement, useFocusReturn } from '../../../lib/ui/dialog-focus';
 import { useFlash } from '../../../lib/ui/flash';
 import { useRenameDevice } from '../api/rename-device';
 
@@ -49,9 +49,11 @@ export function RenameDeviceDialog({
       },
     );
   };
+  const focusReturn = useFocusReturn(open);
   return (
     <Modal
       open={open}
+      {...focusReturn}
       afterOpenChange={focusMarkedElement}
       title={t('rename.title', { name: device.name })}
       onCancel={close}

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Form, Input, Modal } from 'antd';
 import type { Device } from '@mfa-portal/shared';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
-import { focusMarkedElement } from '../../../lib/ui/dialog-focus';
+import { focusMarkedElement, useFocusReturn } from '../../../lib/ui/dialog-focus';
 import { useFlash } from '../../../lib/ui/flash';
 import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
 import { useResyncHardwareToken } from '../api/resync-hardware-token';
@@ -36,9 +36,11 @@ export function ResyncTokenDialog({ device, open, onClose }: { device: Device; o
       },
     );
   const labels = [t('resync.first_label'), t('resync.second_label'), t('resync.third_label')];
+  const focusReturn = useFocusReturn(open);
   return (
     <Modal
       open={open}
+      {...focusReturn}
       afterOpenChange={focusMarkedElement}
       title={t('resync.title', { name: device.name })}
       onCancel={close}

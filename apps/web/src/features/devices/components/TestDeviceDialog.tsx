@@ -8,7 +8,7 @@ import { isPortalAuthenticator, useDeviceLabels } from '../../../lib/devices/dev
 import { PushResult } from '../../../lib/push/PushResult';
 import { usePushEvents } from '../../../lib/push/use-push-events';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
-import { focusMarkedElement } from '../../../lib/ui/dialog-focus';
+import { focusMarkedElement, useFocusReturn } from '../../../lib/ui/dialog-focus';
 import { formatTime } from '../../../lib/ui/format';
 import { normaliseOtp, OTP_INPUT_PROPS, otpRules } from '../../../lib/ui/otp';
 import { useTestPush } from '../api/get-test-push';
@@ -97,9 +97,11 @@ export function TestDeviceDialog({ device, open, onClose }: { device: Device; op
     if (open) stopWatching();
   }, [open, stopWatching]);
 
+  const focusReturn = useFocusReturn(open);
   return (
     <Modal
       open={open}
+      {...focusReturn}
       afterOpenChange={focusMarkedElement}
       title={t('test.title', { name })}
       onCancel={close}

@@ -4,6 +4,7 @@ import type { Device } from '@mfa-portal/shared';
 import { ErrorAlert } from '../../../lib/ui/ErrorAlert';
 import { formatTime } from '../../../lib/ui/format';
 import { useTestPasskey } from '../api/finish-webauthn-test';
+import { useFocusReturn } from '../../../lib/ui/dialog-focus';
 
 /** "Check it works" for a passkey or security key: the browser asks for it, the portal checks its answer. */
 export function TestPasskeyDialog({ device, open, onClose }: { device: Device; open: boolean; onClose: () => void }) {
@@ -13,9 +14,11 @@ export function TestPasskeyDialog({ device, open, onClose }: { device: Device; o
     test.reset();
     onClose();
   };
+  const focusReturn = useFocusReturn(open);
   return (
     <Modal
       open={open}
+      {...focusReturn}
       title={t('passkey_test.title', { name: device.name })}
       onCancel={close}
       destroyOnHidden
