@@ -21,9 +21,10 @@ export const SECURITY_CONTACT = 'security@example.com';
 /**
  * What every end-to-end server runs with. The journeys sign in, verify and push from one address
  * (127.0.0.1), minutes of a person's work compressed into seconds, one journey after another for the
- * same demo users: the verification budgets (10 a minute per user, 30 per address by default) are
- * raised so a quick run does not trip them. Those limits are proven by the server's own suites
- * (verification and rate-limit tests), not here.
+ * same demo users: the verification budgets (10 a minute per user, 30 per address by default) and the
+ * push budget (5 pushes per user in ten minutes: bob alone is sent more than that by the journeys on
+ * Duo within ten minutes) are raised so a quick run does not trip them. Those limits are proven by the
+ * server's own suites (verification, rate-limit and authenticator tests), not here.
  */
 export const E2E_SERVER_ENV = {
   LOG_LEVEL: 'warn',
@@ -31,6 +32,7 @@ export const E2E_SERVER_ENV = {
   DEMO_PASSWORD: 'portal-demo',
   MFA_VERIFY_LIMIT_PER_USER: '1000',
   MFA_VERIFY_LIMIT_PER_ADDRESS: '10000',
+  PUSH_LIMIT_PER_USER: '1000',
 };
 
 export default defineConfig({
