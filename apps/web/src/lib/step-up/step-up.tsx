@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useRef, useState, type ReactNod
 import { useApiClient } from '../api/api-client';
 import { isApiError } from '../api/api-error';
 import { getStepUpStatus } from './api/get-step-up-status';
-import { returnFocus } from '../ui/dialog-focus';
+import { useFocusReturn } from '../ui/dialog-focus';
 import { StepUpDialog } from './StepUpDialog';
 
 /** The user closed the step-up dialog: the change was not made (and nothing needs to be shown). */
@@ -36,7 +36,6 @@ const StepUpContext = createContext<RequestStepUp>(() => Promise.resolve(false))
  */
 export function StepUpProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
-  const trigger = useRef<Element | null>(null);
   const pending = useRef<{ promise: Promise<boolean>; resolve: (ok: boolean) => void } | null>(null);
 
   const requestStepUp = useCallback(() => {
@@ -44,7 +43,6 @@ export function StepUpProvider({ children }: { children: ReactNode }) {
     let resolve: (ok: boolean) => void = () => undefined;
     const promise = new Promise<boolean>((r) => (resolve = r));
     pending.current = { promise, resolve };
-    trigger.current = document.activeElement;
     setOpen(true);
     return promise;
   }, []);
@@ -55,15 +53,11 @@ export function StepUpProvider({ children }: { children: ReactNode }) {
     setOpen(false);
   }, []);
 
+  const { afterClose } = useFocusReturn(open);
   return (
     <StepUpContext.Provider value={requestStepUp}>
       {children}
-      <StepUpDialog
-        open={open}
-        onVerified={() => finish(true)}
-        onCancel={() => finish(false)}
-        afterClose={() => returnFocus(trigger.current)}
-      />
+      <StepUpDialog open={open} onVerified={() => finish(true)} onCancel={() => finish(false)} afterClose={afterClose} />
     </StepUpContext.Provider>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { lastInputTarget } from './input-modality';
 
 /** Fields a person types in: one focused inside the dialog is kept, a fast typist's. */
@@ -51,11 +51,24 @@ export function returnFocus(trigger: Element | null): void {
  * result into the Modal's props). antd does this itself only when the dialog animates: with reduced
  * motion the dialog has taken the focus before antd notes where it was, and the focus was left on
  * <body>. The opener is noted here while rendering the dialog open, before any of it is on the page.
+ * A dialog taken off the page while open (its component unmounted, so antd's `afterClose` never comes)
+ * gives the focus back then.
  */
 export function useFocusReturn(open: boolean): { focusable: { focusTriggerAfterClose: false }; afterClose: () => void } {
   const trigger = useRef<Element | null>(null);
   const wasOpen = useRef(false);
   if (open && !wasOpen.current) trigger.current = document.activeElement;
   wasOpen.current = open;
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      // Checked a moment later: React's strict mode unmounts and mounts again at once, in development.
+      setTimeout(() => {
+        if (!mounted.current && wasOpen.current) returnFocus(trigger.current);
+      });
+    };
+  }, []);
   return useMemo(() => ({ focusable: { focusTriggerAfterClose: false }, afterClose: () => returnFocus(trigger.current) }), []);
 }
