@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { createPglite, openDatabase } from '../src/db/database.js';
+import { createPglite, openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { seedDemoStaff } from '../src/demo/seed.js';
 import { TEST_PASSWORD } from './database.js';
@@ -34,24 +34,22 @@ export default async function setup(project: TestProject) {
     // Every run names its databases with its own prefix, so runs side by side never touch each other's.
     const prefix = `mfa_portal_t${randomBytes(4).toString('hex')}_`;
     const template = `${prefix}template`;
+    const seededTemplate = `${prefix}seeded`;
+    // Both templates are made from this one connection to the server's own database: a database is
+    // cloned only while nobody is connected to it.
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`create database "${template}"`);
+    const prepare = async (name: string, from: string | null, fill: (db: DatabaseHandle['db']) => Promise<unknown>) => {
+      await admin.query(`create database "${name}"${from ? ` template "${from}"` : ''}`);
+      const databaseUrl = new URL(url);
+      databaseUrl.pathname = `/${name}`;
+      const handle = await openDatabase({ url: databaseUrl.toString(), poolSize: 1 });
+      await fill(handle.db);
+      await handle.close();
+    };
+    await prepare(template, null, migrateToLatest);
+    await prepare(seededTemplate, template, (db) => seedDemoStaff(db, { password: TEST_PASSWORD }));
     await admin.end();
-    const templateUrl = new URL(url);
-    templateUrl.pathname = `/${template}`;
-    const handle = await openDatabase({ url: templateUrl.toString(), poolSize: 1 });
-    await migrateToLatest(handle.db);
-    await handle.close();
-    const seededTemplate = `${prefix}seeded`;
-    const again = new pg.Client({ connectionString: url });
-    await again.connect();
-    await again.query(`create database "${seededTemplate}" template "${template}"`);
-    await again.end();
-    templateUrl.pathname = `/${seededTemplate}`;
-    const seeded = await openDatabase({ url: templateUrl.toString(), poolSize: 1 });
-    await seedDemoStaff(seeded.db, { password: TEST_PASSWORD });
-    await seeded.close();
     project.provide('pgTemplateDatabase', template);
     project.provide('pgSeededTemplateDatabase', seededTemplate);
     project.provide('pgDatabasePrefix', prefix);
