@@ -58,7 +58,8 @@ export default defineConfig({
     // honours it: dialogs and toasts appear without zooming. A click then lands where the control is,
     // not where a dialog still growing on a loaded machine had it a frame before, and 2 cores render
     // fewer frames. The keyboard journeys and a removal keep the full motion
-    // (keyboard-journeys.spec.ts, staff-delete-device.spec.ts).
+    // (keyboard-journeys.spec.ts, staff-delete-device.spec.ts). A second context a journey opens with
+    // browser.newContext() gets these options too, as Playwright Test gives them to every context.
     reducedMotion: 'reduce',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -42,7 +42,7 @@ async function stopServer(): Promise<void> {
 }
 
 async function signedInAdmin(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: BASE, ignoreHTTPSErrors: true, reducedMotion: 'reduce' });
+  const context = await browser.newContext({ baseURL: BASE, ignoreHTTPSErrors: true });
   const page = await context.newPage();
   await page.goto('/admin/audit');
   await signInAt(page, ADMIN, DEMO_PASSWORD, { secondFactor: 'none' });

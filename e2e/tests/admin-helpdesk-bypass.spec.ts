@@ -76,7 +76,7 @@ test(
     expect(csp.violations()).toEqual([]);
 
     await test.step('bob signs in with the code, and his activity shows what the service desk did', async () => {
-      const context = await browser.newContext({ ignoreHTTPSErrors: true, reducedMotion: 'reduce' });
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
       const page = await context.newPage();
       await page.goto('/activity');
       await signInAt(page, BOB, undefined, { secondFactor: 'none' });

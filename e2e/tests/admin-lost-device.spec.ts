@@ -73,7 +73,7 @@ test(
     });
 
     await test.step('4. grace signs in with the code and adds a new device', async () => {
-      const context = await browser.newContext({ ignoreHTTPSErrors: true, reducedMotion: 'reduce' });
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
       const page = await context.newPage();
       await page.goto('/');
       await signInAt(page, GRACE, undefined, { secondFactor: 'none' });

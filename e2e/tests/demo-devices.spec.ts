@@ -180,7 +180,7 @@ for (const account of ACCOUNTS) {
     { tag: '@both' },
     async ({ browser }) => {
       test.setTimeout(240_000);
-      const context = await browser.newContext({ baseURL: BASE, ignoreHTTPSErrors: true, reducedMotion: 'reduce' });
+      const context = await browser.newContext({ baseURL: BASE, ignoreHTTPSErrors: true });
       const page = await context.newPage();
       await page.goto('/');
       await signInAt(page, account.upn, DEMO_PASSWORD, { secondFactor: 'none' });

@@ -101,7 +101,7 @@ async function phoneContext(browser: Browser, subscription: StandInSubscription)
 }
 
 async function desktopContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ ignoreHTTPSErrors: true, reducedMotion: 'reduce', viewport: { width: 1280, height: 900 } });
+  return browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
 }
 
 /** Signs in at this file's portal; `passcode` answers the second-factor page when it shows. */

@@ -118,7 +118,7 @@ async function startServer(): Promise<void> {
 }
 
 async function signedIn(browser: Browser, upn: keyof typeof PASSWORDS, at = '/'): Promise<Page> {
-  const context = await browser.newContext({ baseURL: BASE, ignoreHTTPSErrors: true, reducedMotion: 'reduce' });
+  const context = await browser.newContext({ baseURL: BASE, ignoreHTTPSErrors: true });
   const page = await context.newPage();
   await page.goto(at);
   await signInAt(page, upn, PASSWORDS[upn], { secondFactor: 'none' });

@@ -30,7 +30,7 @@ function bearerOfNextApiCall(page: Page): Promise<string> {
 }
 
 test('a step-up in one browser does not unlock another sign-in of the same person', async ({ page, browser }) => {
-  const other = await browser.newContext({ ignoreHTTPSErrors: true, reducedMotion: 'reduce' });
+  const other = await browser.newContext({ ignoreHTTPSErrors: true });
   const second = await other.newPage();
   try {
     await openSignedIn(page, BOB);
