@@ -105,6 +105,8 @@ export function App({ store, activationToken }: AppProps) {
       {outcome && <OutcomePanel outcome={outcome} onDone={() => setOutcome(null)} />}
       {current && signer ? (
         <RequestScreen
+          // Each request is a screen of its own: the number typed for one never carries to the next.
+          key={current.id}
           request={current}
           signer={signer}
           moreWaiting={feed.requests.length - 1}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { api } from '../lib/api';
 import { useT } from '../i18n';
 import type { Outcome } from '../outcome';
@@ -26,7 +26,9 @@ export function OutcomePanel({ outcome, onDone }: { outcome: Outcome; onDone(): 
   const heading = useRef<HTMLHeadingElement>(null);
   const [report, setReport] = useState<ReportState>('idle');
 
-  useEffect(() => {
+  // Before paint, like the request screen: a tap on "This wasn't me" in the moment after would
+  // otherwise be undone by this reset.
+  useLayoutEffect(() => {
     heading.current?.focus();
     setReport('idle');
   }, [outcome]);

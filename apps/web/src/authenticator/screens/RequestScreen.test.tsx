@@ -66,6 +66,35 @@ describe('a request on the phone', () => {
     expect(screen.queryByRole('heading', { name: 'Sign-in request' })).not.toBeInTheDocument();
   });
 
+  it('keeps a number typed the moment the request appears', async () => {
+    // Typed in the same turn as the screen's first paint, before React's passive effects run: anything
+    // the screen does to itself after painting (a reset, taking the focus) would undo the typing.
+    const account = await testAccount();
+    const api = fakeApi({
+      'GET /authenticator/api/requests': () => json(200, { requests: [pendingRequest()] }),
+      [ANSWER]: () => json(200, { state: 'approved', reportable: false }),
+    });
+    const typed = new Promise<void>((resolve) => {
+      const observer = new MutationObserver(() => {
+        const field = document.querySelector<HTMLInputElement>('input[name="number"]');
+        if (!field) return;
+        observer.disconnect();
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(field, '42');
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        resolve();
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
+    renderApp(memoryStore([account]));
+    await typed;
+    const field = await screen.findByLabelText('Type the number shown on your screen');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(field).toHaveValue('42');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Approve' }));
+    await screen.findByRole('heading', { name: 'Approved. You can go back to your screen.' });
+    expect((api.calls.find((c) => c.method === 'POST')!.body as PushAnswerBody).answer.number).toBe('42');
+  });
+
   it('asks for two digits before sending anything', async () => {
     const { api, user } = await setUp(() => json(200, { state: 'approved', reportable: false }));
     await user.type(screen.getByLabelText('Type the number shown on your screen'), '4');

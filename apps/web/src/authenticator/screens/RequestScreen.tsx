@@ -1,4 +1,4 @@
-import { useContext, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useContext, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { PendingPushRequest, PushAnswer } from '@mfa-portal/shared';
 import { api, type Signer } from '../lib/api';
 import { I18nContext, useT } from '../i18n';
@@ -19,7 +19,8 @@ export interface RequestScreenProps {
 /**
  * One request: what is asked, from where and when, and the number to type. Approving signs the
  * request's id, the typed number, the decision and the time with this phone's key; the server
- * compares the number, so a guess refuses the request instead of approving it.
+ * compares the number, so a guess refuses the request instead of approving it. The app keys it by the
+ * request's id, so each request starts with an empty number.
  */
 export function RequestScreen({ request, signer, moreWaiting, onAnswering, onOutcome }: RequestScreenProps) {
   const t = useT();
@@ -31,12 +32,12 @@ export function RequestScreen({ request, signer, moreWaiting, onAnswering, onOut
   const heading = useRef<HTMLHeadingElement>(null);
   const ids = { help: useId(), error: useId(), number: useId() };
 
-  // A new request takes the focus, so a keyboard or screen reader user lands on what it asks.
-  useEffect(() => {
+  // A new request takes the focus, so a keyboard or screen reader user lands on what it asks. Before
+  // the screen is painted: a passive effect runs a moment later, and a number typed in that moment
+  // would have the focus taken from under it.
+  useLayoutEffect(() => {
     heading.current?.focus();
-    setNumber('');
-    setInvalid(false);
-  }, [request.id]);
+  }, []);
 
   const left = secondsUntil(request.expiresAt, now);
   useEffect(() => {
