@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useDocumentTitle } from '../../shell/components/use-document-title';
 
@@ -14,7 +14,9 @@ export function Page({ title, intro, children, className }: { title: string; int
   useDocumentTitle(title);
   const heading = useRef<HTMLHeadingElement>(null);
   const { key } = useLocation();
-  useEffect(() => {
+  // Before paint: a passive effect runs a moment after the screen shows, and would take the focus from
+  // a field someone (or something) had already started typing in.
+  useLayoutEffect(() => {
     if (key !== INITIAL_LOCATION_KEY) heading.current?.focus();
   }, [key]);
   return (
