@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { answerSigningInput, type PushAnswerBody } from '@mfa-portal/shared';
+import { actAsSoonAsShown, typeInto } from '../../lib/test/first-paint';
 import { fromBase64url } from '../lib/base64url';
 import { publicJwk } from '../lib/device-key';
 import { memoryStore } from '../lib/store';
@@ -74,17 +75,7 @@ describe('a request on the phone', () => {
       'GET /authenticator/api/requests': () => json(200, { requests: [pendingRequest()] }),
       [ANSWER]: () => json(200, { state: 'approved', reportable: false }),
     });
-    const typed = new Promise<void>((resolve) => {
-      const observer = new MutationObserver(() => {
-        const field = document.querySelector<HTMLInputElement>('input[name="number"]');
-        if (!field) return;
-        observer.disconnect();
-        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(field, '42');
-        field.dispatchEvent(new Event('input', { bubbles: true }));
-        resolve();
-      });
-      observer.observe(document.body, { childList: true, subtree: true });
-    });
+    const typed = actAsSoonAsShown<HTMLInputElement>(document.body, 'input[name="number"]', (field) => typeInto(field, '42'));
     renderApp(memoryStore([account]));
     await typed;
     const field = await screen.findByLabelText('Type the number shown on your screen');

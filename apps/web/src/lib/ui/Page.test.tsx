@@ -1,6 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { actAsSoonAsShown } from '../test/first-paint';
 import { Page } from './Page';
 
 /**
@@ -38,18 +39,8 @@ describe('Page', () => {
     await expect.poll(() => document.querySelector('h1')?.textContent).toBe('First');
     expect(document.activeElement).toBe(document.body);
 
-    // Something (a person quick on the keys, a password manager, a test driver) takes the field as soon
-    // as it is in the page, before the next task.
-    const focused = new Promise<HTMLInputElement>((resolve) => {
-      const observer = new MutationObserver(() => {
-        const field = container.querySelector('input');
-        if (!field) return;
-        observer.disconnect();
-        field.focus();
-        resolve(field);
-      });
-      observer.observe(container, { childList: true, subtree: true });
-    });
+    // Something takes the field as soon as it is in the page, before the next task.
+    const focused = actAsSoonAsShown<HTMLInputElement>(container, 'input', (field) => field.focus());
     void router.navigate('/second');
     const field = await focused;
     await new Promise((resolve) => setTimeout(resolve, 50));
