@@ -65,7 +65,7 @@ export function App({ store, activationToken }: AppProps) {
   const onOutcome = useCallback(
     (id: string, result: Outcome) => {
       setOutcome(result);
-      if (result.kind !== 'offline') remove(id);
+      if (result.kind !== 'offline') remove(id, result.kind !== 'failed');
     },
     [remove],
   );

@@ -10,8 +10,11 @@ export interface RequestFeed {
   /** Devices the server no longer knows (removed on the portal). */
   unauthorized: ReadonlySet<string>;
   refresh(): Promise<void>;
-  /** Drops a request from the view (answered here, or seen to expire). */
-  remove(id: string): void;
+  /**
+   * Drops a request from the view (answered here, or seen to expire). `settled` false: what became of
+   * the answer is unknown (a server error), so the next fetch of the list shows it again if it waits.
+   */
+  remove(id: string, settled?: boolean): void;
 }
 
 const byCreated = (a: PendingPushRequest, b: PendingPushRequest) => a.createdAt.localeCompare(b.createdAt);
@@ -20,6 +23,10 @@ const byCreated = (a: PendingPushRequest, b: PendingPushRequest) => a.createdAt.
  * The requests waiting for this phone: fetched when the app opens and whenever it comes back to the
  * foreground, and streamed while it is open, one stream per account. Notifications are only a nudge:
  * everything here works without them.
+ *
+ * A fetched list is a snapshot from when the server read it, and its answer can arrive after the
+ * stream has moved on: a request streamed meanwhile is kept, and one answered here or closed
+ * meanwhile is not brought back.
  */
 export function useRequests(accounts: StoredAccount[], onClosedElsewhere: (id: string, state: string) => void): RequestFeed {
   const [requests, setRequests] = useState<PendingPushRequest[]>([]);
@@ -31,6 +38,12 @@ export function useRequests(accounts: StoredAccount[], onClosedElsewhere: (id: s
     current.current = requests;
   }, [onClosedElsewhere, requests]);
 
+  // Ticks once per fetch started and per request streamed, so a fetch knows what arrived after it began.
+  const tick = useRef(0);
+  const streamedAt = useRef(new Map<string, number>());
+  // Answered here or closed: no late snapshot brings these back.
+  const gone = useRef(new Set<string>());
+
   const markUnauthorized = useCallback((deviceId: string) => {
     setUnauthorized((prev) => (prev.has(deviceId) ? prev : new Set([...prev, deviceId])));
     setRequests((prev) => prev.filter((r) => r.deviceId !== deviceId));
@@ -39,9 +52,14 @@ export function useRequests(accounts: StoredAccount[], onClosedElsewhere: (id: s
   const refresh = useCallback(async () => {
     await Promise.all(
       accounts.map(async (account) => {
+        const began = ++tick.current;
         try {
-          const fresh = (await api.requests(account)).map((r) => ({ ...r, deviceId: r.deviceId ?? account.deviceId }));
-          setRequests((prev) => [...prev.filter((r) => r.deviceId !== account.deviceId), ...fresh].sort(byCreated));
+          const fresh = (await api.requests(account))
+            .map((r) => ({ ...r, deviceId: r.deviceId ?? account.deviceId }))
+            .filter((r) => !gone.current.has(r.id));
+          const ids = new Set(fresh.map((r) => r.id));
+          const newer = (r: PendingPushRequest) => !ids.has(r.id) && (streamedAt.current.get(r.id) ?? 0) > began;
+          setRequests((prev) => [...prev.filter((r) => r.deviceId !== account.deviceId || newer(r)), ...fresh].sort(byCreated));
         } catch (err) {
           if (err instanceof ApiError && err.status === 401) markUnauthorized(account.deviceId);
           // Offline or a server hiccup: the stream and the next visit to the foreground try again.
@@ -50,7 +68,11 @@ export function useRequests(accounts: StoredAccount[], onClosedElsewhere: (id: s
     );
   }, [accounts, markUnauthorized]);
 
-  const remove = useCallback((id: string) => setRequests((prev) => prev.filter((r) => r.id !== id)), []);
+  const remove = useCallback((id: string, settled = true) => {
+    if (settled) gone.current.add(id);
+    streamedAt.current.delete(id);
+    setRequests((prev) => prev.filter((r) => r.id !== id));
+  }, []);
 
   useEffect(() => {
     void refresh();
@@ -64,8 +86,14 @@ export function useRequests(accounts: StoredAccount[], onClosedElsewhere: (id: s
   useEffect(() => {
     const stops = accounts.map((account) =>
       openRequestStream(account, {
-        onRequest: (request) => setRequests((prev) => (prev.some((r) => r.id === request.id) ? prev : [...prev, request].sort(byCreated))),
+        onRequest: (request) => {
+          if (gone.current.has(request.id)) return;
+          streamedAt.current.set(request.id, ++tick.current);
+          setRequests((prev) => (prev.some((r) => r.id === request.id) ? prev : [...prev, request].sort(byCreated)));
+        },
         onClosed: ({ id, state }) => {
+          gone.current.add(id);
+          streamedAt.current.delete(id);
           if (!current.current.some((r) => r.id === id)) return;
           closedElsewhere.current(id, state);
           setRequests((prev) => prev.filter((r) => r.id !== id));
