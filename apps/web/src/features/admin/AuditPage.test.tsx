@@ -113,6 +113,42 @@ describe('audit log', () => {
     expect(api.callsTo('GET', '/api/admin/audit')).toHaveLength(before);
   });
 
+  it('while a new filter is applied, says so and marks the old rows busy instead of counting them as the answer', async () => {
+    const user = userEvent.setup();
+    let answer!: () => void;
+    await renderPortal({
+      path: '/admin/audit',
+      profile: adminProfile('solution_admin'),
+      api: (a) =>
+        a.on(
+          'GET',
+          '/api/admin/audit',
+          () => json({ events: [withClient(event({ id: '9', targetUpn: 'bob@example.com' }))], nextCursor: null }),
+          () =>
+            new Promise((resolve) => {
+              answer = () => resolve(json({ events: [withClient(event({ id: '8', targetUpn: 'grace@example.com' }))], nextCursor: null }));
+            }),
+        ),
+    });
+    const region = await screen.findByRole('region', { name: 'Audit events, newest first' });
+    expect(screen.getByText('1 event shown.')).toBeInTheDocument();
+    expect(region).not.toHaveAttribute('aria-busy');
+
+    await user.type(screen.getByLabelText('About'), 'grace');
+    await user.click(screen.getByRole('button', { name: 'Show events' }));
+    // The form's submit reaches the query through the address: allow a busy machine its moment.
+    expect(await screen.findByText('Finding the events that match...', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByText('1 event shown.')).not.toBeInTheDocument();
+    expect(region).toHaveAttribute('aria-busy', 'true');
+    expect(region).toHaveTextContent('bob@example.com');
+
+    answer();
+    expect(await screen.findByText('1 event shown.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(region).not.toHaveAttribute('aria-busy');
+    expect(region).toHaveTextContent('grace@example.com');
+    expect(region).not.toHaveTextContent('bob@example.com');
+  });
+
   it('lets long sign-in names wrap after "@" and dots only, never inside a word', async () => {
     const upn = 'maximiliana.vandersteenhoven@research.example.com';
     await renderPortal({

@@ -14,11 +14,22 @@ function detail(event: ActivityEvent, name: string): string | null {
  * who (and the role they acted in), about whom, the outcome (with the reason of a failure) and the
  * reason and ticket given. Scrolls sideways on narrow screens (a focusable, labelled region).
  */
-export function EventTable({ events, caption, showTarget = false }: { events: ActivityEvent[]; caption: string; showTarget?: boolean }) {
+export function EventTable({
+  events,
+  caption,
+  showTarget = false,
+  busy = false,
+}: {
+  events: ActivityEvent[];
+  caption: string;
+  showTarget?: boolean;
+  /** The rows are the last search's, kept on screen while the next one's are on their way. */
+  busy?: boolean;
+}) {
   const { t, i18n } = useTranslation(['admin', 'errors']);
   const language = i18n.resolvedLanguage;
   return (
-    <div className="table-wrap" role="region" aria-label={caption} tabIndex={0}>
+    <div className="table-wrap" role="region" aria-label={caption} aria-busy={busy || undefined} tabIndex={0}>
       <table className="data-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>

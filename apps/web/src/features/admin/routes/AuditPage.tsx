@@ -222,10 +222,11 @@ export function AuditPage() {
           </div>
         ) : (
           <>
+            {/* A new filter's events are on their way: the old rows stay, but nobody should take them for the answer. */}
             <p role="status" className="form-note">
-              {t('audit.shown', { count: events.length })}
+              {log.isPlaceholderData ? t('audit.updating') : t('audit.shown', { count: events.length })}
             </p>
-            <EventTable events={events} caption={t('audit.table_label')} showTarget />
+            <EventTable events={events} caption={t('audit.table_label')} showTarget busy={log.isPlaceholderData} />
             {log.isFetchNextPageError ? <AdminErrorAlert error={log.error} title={t('audit.more_failed')} /> : null}
             {log.hasNextPage ? (
               <Button onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage} className="after-list">
