@@ -1,26 +1,10 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PendingPushRequest } from '@mfa-portal/shared';
+import { fakeEventStreams } from '../lib/test/fake-api';
 import type { StoredAccount } from './lib/store';
 import { fakeApi, json, pendingRequest, testAccount } from './test/fake-api';
 import { useRequests } from './use-requests';
-
-/** The events stream as the server writes it, held open; `send` writes one event into it. */
-function openStream() {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-      c.enqueue(new TextEncoder().encode(': open\n\n'));
-    },
-  });
-  return {
-    response: () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
-    send(event: string, data: unknown) {
-      controller.enqueue(new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-    },
-  };
-}
 
 /** Fetches of the list, each answered only when the test says, with what the server read when asked. */
 function heldLists() {
@@ -39,16 +23,17 @@ const ids = (requests: PendingPushRequest[]) => requests.map((r) => r.id);
 
 async function setUp() {
   const account: StoredAccount = await testAccount();
-  const stream = openStream();
+  const stream = fakeEventStreams();
   const lists = heldLists();
   fakeApi({
     'GET /authenticator/api/requests': lists.handler,
-    'GET /authenticator/api/events': () => stream.response(),
+    'GET /authenticator/api/events': stream.handler,
   });
   const accounts = [account];
   const hook = renderHook(() => useRequests(accounts, () => {}));
-  // The fetch the app makes when it opens, not yet answered.
+  // The fetch the app makes when it opens, not yet answered, and its stream, open.
   const answerFirst = await lists.next();
+  await waitFor(() => expect(stream.opened).toBe(1));
   return { hook, stream, lists, answerFirst };
 }
 

@@ -8,6 +8,7 @@ export interface Call {
   path: string;
   headers: Record<string, string>;
   body: unknown;
+  signal?: AbortSignal;
 }
 
 type Handler = (call: Call) => Response | Promise<Response>;
@@ -26,7 +27,7 @@ export function fakeApi(routes: Record<string, Handler>) {
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = Object.fromEntries(new Headers(init.headers).entries());
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    const call = { method, path: url.pathname, headers, body };
+    const call: Call = { method, path: url.pathname, headers, body, ...(init.signal ? { signal: init.signal } : {}) };
     calls.push(call);
     const handler = routes[`${method} ${url.pathname}`];
     if (handler) return handler(call);

@@ -179,7 +179,8 @@ export type FakeApi = ReturnType<typeof installFakeApi>;
 export function fakeEventStreams() {
   const encoder = new TextEncoder();
   const streams: { controller: ReadableStreamDefaultController<Uint8Array>; open: boolean }[] = [];
-  const handler: Handler = (call) => {
+  // Needs only the request's signal, so the Portal Authenticator's fake API (test/fake-api.ts there) can use it too.
+  const handler = (call: { signal?: AbortSignal }): Response => {
     const stream = { controller: undefined as unknown as ReadableStreamDefaultController<Uint8Array>, open: true };
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
